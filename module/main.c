@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen - in-kernel block I/O load generator.
+ *
+ * Jobs are built under configfs (/sys/kernel/config/blkgen) and report
+ * their results under sysfs (/sys/kernel/blkgen). This file only brings
+ * the two roots up and down, in reverse order.
+ */
+#include <linux/module.h>
+
+#include "blkgen.h"
+
+static int __init blkgen_init(void)
+{
+	int ret;
+
+	ret = blkgen_sysfs_init();
+	if (ret)
+		return ret;
+
+	ret = blkgen_configfs_init();
+	if (ret)
+		goto out_sysfs_exit;
+
+	pr_info("loaded\n");
+	return 0;
+
+out_sysfs_exit:
+	blkgen_sysfs_exit();
+	return ret;
+}
+
+static void __exit blkgen_exit(void)
+{
+	blkgen_configfs_exit();
+	blkgen_sysfs_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(blkgen_init);
+module_exit(blkgen_exit);
+
+MODULE_AUTHOR("The blkgen developers");
+MODULE_DESCRIPTION("In-kernel block I/O load generator");
+MODULE_LICENSE("GPL");

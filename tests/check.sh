@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh — blkgen's one test command (`make check`).
+#
+# Tiers, in order: install missing Debian packages (as root), build the
+# tool, host unit tests under sanitizers, static checks (sparse,
+# checkpatch --strict, shellcheck), the module built for every installed
+# Debian kernel, then each kernel booted under QEMU running the in-VM
+# suites. Ends with "N passed, N failed, N skipped" and exits non-zero if
+# anything failed.
+#
+# Environment: KERNELS="6.1 6.12" limits the kernels (default: all
+# installed); VM=0 skips the VM tier (quick host-only run).
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+mkdir -p build
+results=$top/build/check-results.txt
+: > "$results"
+read -r -a kpat <<< "${KERNELS:-}"
+start=$(date +%s)
+
+say() { printf '\n=== %s\n' "$*"; }
+
+# step NAME CMD...: run CMD, record PASS/FAIL NAME, show the tail on failure.
+step() {
+	local name=$1 log
+	shift
+	log=$top/build/step.log
+	if "$@" > "$log" 2>&1; then
+		echo "PASS $name" | tee -a "$results"
+	else
+		echo "FAIL $name" | tee -a "$results"
+		tail -n 40 "$log" | sed 's/^/    /'
+	fi
+}
+
+say "dependencies"
+if ! tests/install-deps.sh; then
+	echo "FAIL dependencies" | tee -a "$results"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+say "build"
+step "build: blkgenctl" make -s -C tools/blkgenctl
+
+say "host unit tests (ASan, UBSan)"
+make -s -C tests/unit check | tee -a "$results"
+
+say "static checks"
+mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
+newest=${kernels[-1]:-}
+sparse_check() {
+	local out
+	out=$(tests/vm/build-module.sh "/lib/modules/$1/build" \
+		"$top/build/sparse/$1" 2>&1 >/dev/null; \
+		make -s -C "/lib/modules/$1/build" M="$top/build/sparse/$1" C=2 modules 2>&1) || {
+		echo "$out"; return 1; }
+	echo "$out"
+	! echo "$out" | grep -E 'warning:|error:'
+}
+if [ -n "$newest" ]; then
+	step "static: sparse (module, $newest)" sparse_check "$newest"
+fi
+kfiles=()
+for f in module/*.[ch] uapi/linux/*.h; do
+	case $f in *.mod.c) ;; *) kfiles+=("$f") ;; esac
+done
+step "static: checkpatch --strict (module, uapi)" tests/checkpatch.sh "${kfiles[@]}"
+step "static: shellcheck (tests, scripts)" \
+	shellcheck -S warning -x -s bash tests/run_tests tests/lib/rc tests/*.sh \
+	tests/vm/*.sh tests/vm/init tests/unit/*.sh .ci/run tests/*/[0-9][0-9][0-9]
+
+say "module builds"
+if [ ${#kernels[@]} -eq 0 ]; then
+	echo "FAIL build: no kernel matches '${KERNELS:-}'" | tee -a "$results"
+fi
+for rel in "${kernels[@]}"; do
+	step "build: blkgen.ko for $rel" tests/vm/build-module.sh \
+		"/lib/modules/$rel/build" "$top/build/kernels/$rel"
+done
+
+if [ "${VM:-1}" != 0 ]; then
+	say "VM tier (QEMU TCG)"
+	vmargs=()
+	for rel in "${kernels[@]}"; do
+		vmargs+=(--kernel "$rel")
+	done
+	[ ${#kernels[@]} -gt 0 ] && tests/vm/run.sh "${vmargs[@]}" --results "$results"
+fi
+
+say "summary ($(( $(date +%s) - start )) s)"
+grep -E '^(FAIL)' "$results"
+pass=$(grep -c '^PASS' "$results")
+fail=$(grep -c '^FAIL' "$results")
+skip=$(grep -c '^SKIP' "$results")
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

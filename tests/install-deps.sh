@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# install-deps.sh [--list]
+#
+# Make sure the Debian packages `make check` needs are installed. As root
+# on Debian, missing ones are installed with apt-get (after one
+# `apt-get update`); otherwise they are named and the script fails.
+# The kernel images are only booted under QEMU; installing them adds
+# entries to /boot but does not change the default boot of the host.
+set -u
+
+pkgs=(
+	gcc make libc6-dev pkg-config libjson-c-dev	# build
+	sparse shellcheck linux-source-6.12		# static checks
+	linux-headers-amd64 linux-image-amd64		# Debian 6.1
+	linux-headers-6.12-amd64 linux-image-6.12-amd64	# Debian 6.12
+	qemu-system-x86 busybox-static cpio xz-utils kmod	# the test VM
+	fio blktrace					# witnesses in the VM
+)
+
+if [ "${1:-}" = --list ]; then
+	printf '%s\n' "${pkgs[@]}"
+	exit 0
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+	echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+	echo "install-deps: run as root: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || exit 1
+apt-get install -y -qq --no-install-recommends "${missing[@]}" > /tmp/blkgen-apt.log 2>&1 || {
+	tail -n 20 /tmp/blkgen-apt.log >&2
+	echo "install-deps: apt-get install failed (full log: /tmp/blkgen-apt.log)" >&2
+	exit 1
+}

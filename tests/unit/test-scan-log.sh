@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: the VM log scanner flags kernel BUG/WARNING/hung-task lines
+# (also with the serial console's CR LF) and ignores test output that only
+# mentions those words.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+scan=$here/../vm/scan-log.sh
+fail=0
+
+expect() {
+	local want=$1 log=$2 got=clean
+	"$scan" "$here/data/$log" > /dev/null && got=flagged
+	if [ "$got" = "$want" ]; then
+		echo "ok - $log is $want"
+	else
+		echo "not ok - $log: want $want, got $got"
+		fail=1
+	fi
+}
+
+expect clean console-clean.log
+expect flagged console-warn.log
+expect flagged console-bug-crlf.log
+expect flagged console-hung.log
+exit $fail

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh KDIR OUTDIR
+#
+# Build blkgen.ko against the kernel tree KDIR in OUTDIR (a private copy of
+# the sources, so several kernels can be built side by side without
+# clobbering the in-tree build). Prints the path of the module.
+set -eu
+
+kdir=$1
+out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+mkdir -p "$out"
+# Copy only what changed so kbuild's incremental build keeps working.
+cp -u "$top/Kbuild" "$out/"
+mkdir -p "$out/module" "$out/uapi/linux"
+cp -u "$top"/module/Kbuild "$top"/module/*.[ch] "$out/module/"
+cp -u "$top"/uapi/linux/*.h "$out/uapi/linux/"
+# Remove sources that no longer exist in the tree.
+for f in "$out"/module/*.[ch]; do
+	[ -e "$top/module/$(basename "$f")" ] || rm -f "$f" "${f%.c}.o"
+done
+
+set -o pipefail
+# Debian ships no vmlinux with its headers, so kbuild skips BTF: say so once, not per build.
+make -s -C "$kdir" M="$out" modules 2>&1 | { grep -v "^Skipping BTF generation" || true; } >&2
+echo "$out/module/blkgen.ko"

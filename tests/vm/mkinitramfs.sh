@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh RELEASE BLKGEN_KO STAGING_DIR OUTPUT.cpio
+#
+# Build the test VM's initramfs for kernel RELEASE: busybox, bash, fio,
+# blktrace/blkparse and blkgenctl with their shared libraries; the kernel's
+# own modules (configfs, null_blk, nvme and what they depend on,
+# decompressed) plus blkgen.ko under extra/, indexed by depmod so that
+# modprobe works in the guest; the test suites under /blkgen/tests; and
+# /init with /etc/blkgen-vm.conf.
+#
+# Environment: VM_MODE (test|shell), VM_TESTS, VM_NULLB_ARGS, VM_NVME_ARGS,
+# VM_MODULES (extra kernel modules), VM_FILES ("SRC:DEST ..." extra files),
+# VM_TEST_TIMEOUT.
+set -eu
+
+rel=$1
+ko=$2
+root=$3
+out=$4
+top=$(cd "$(dirname "$0")/../.." && pwd)
+moddir=/lib/modules/$rel
+
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,blkgen}
+
+# copy_exe SRC [DEST]: an executable and every shared library it needs.
+copy_exe() {
+	local src=$1 dest=${2:-$1} lib
+	install -D -m 755 "$src" "$root$dest"
+	ldd "$src" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+	while read -r lib; do
+		[ -e "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+copy_exe /bin/busybox /bin/busybox
+copy_exe /usr/bin/bash /usr/bin/bash
+ln -s ../usr/bin/bash "$root/bin/bash"
+for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse; do
+	if [ -x "$exe" ]; then copy_exe "$exe"; fi
+done
+copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
+
+# Kernel modules: each wanted module and its dependencies, decompressed.
+want="configfs null_blk nvme ${VM_MODULES:-}"
+for m in $want; do
+	modprobe -S "$rel" --show-depends "$m" 2>/dev/null || {
+		echo "mkinitramfs: $rel has no module $m" >&2
+		exit 1
+	}
+done | awk '$1 == "insmod" { print $2 }' | sort -u |
+while read -r path; do
+	path=${path#/}
+	path=/${path#/}
+	dest=$root${path%.xz}
+	dest=${dest%.zst}
+	mkdir -p "$(dirname "$dest")"
+	case $path in
+	*.xz) xz -dc "$path" > "$dest" ;;
+	*.zst) zstd -qdc "$path" > "$dest" ;;
+	*) cp "$path" "$dest" ;;
+	esac
+done
+install -D -m 644 "$ko" "$root$moddir/extra/blkgen.ko"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
+done
+depmod -b "$root" "$rel"
+
+# Test suites and configuration.
+cp -a "$top/tests" "$root/blkgen/tests"
+rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
+for spec in ${VM_FILES:-}; do
+	install -D "${spec%%:*}" "$root${spec#*:}"
+done
+
+printf 'root:x:0:0:root:/root:/bin/bash\n' > "$root/etc/passwd"
+printf 'root:x:0:\n' > "$root/etc/group"
+cat > "$root/etc/blkgen-vm.conf" <<CONF
+VM_MODE='${VM_MODE:-test}'
+VM_TESTS='${VM_TESTS:-}'
+VM_NULLB_ARGS='${VM_NULLB_ARGS:-}'
+VM_NVME_ARGS='${VM_NVME_ARGS:-}'
+VM_MODULES='${VM_MODULES:-}'
+VM_TEST_TIMEOUT='${VM_TEST_TIMEOUT:-300}'
+CONF
+install -m 755 "$top/tests/vm/init" "$root/init"
+
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) > "$out"

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [options]
+#
+# Boot each installed Debian kernel under QEMU (TCG; no KVM needed) with
+# null_blk and an emulated NVMe drive, run the in-VM test suites and
+# collect their KTAP results. A kernel BUG/WARNING/Oops/lockdep/hung-task
+# message anywhere in the guest log, or a guest that does not finish in
+# time, fails that kernel's run even when every test passed.
+#
+#   --kernel PAT     kernels whose release is PAT or starts with PAT. or
+#                    PAT- (e.g. 6.1, 6.12); repeatable; default: all
+#   --shell          boot one kernel with an interactive shell instead
+#   --tests "T ..."  tests or groups to run (default: all)
+#   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
+#   --timeout SEC    wall-clock limit per boot (default 1200)
+#   --cpus N         vCPUs (default 2)
+#   --mem MB         guest memory (default 2048)
+#   --nvme-args A    nvme module parameters (default "poll_queues=1")
+#   --nullb-args A   null_blk module parameters
+#                    (default "nr_devices=1 submit_queues=2")
+#   --module M       load another kernel module in the guest (repeatable)
+#   --file SRC:DEST  copy a host file into the guest (repeatable)
+#   --append ARGS    extra kernel command line
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+vm=$top/tests/vm
+
+patterns=()
+mode='test'
+results=
+timeout_s=1200
+cpus=2
+mem=2048
+append=
+export VM_TESTS='' VM_MODULES='' VM_FILES=''
+export VM_NVME_ARGS="poll_queues=1"
+export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
+
+usage() {
+	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) patterns+=("$2"); shift ;;
+	--shell) mode=shell ;;
+	--tests) VM_TESTS=$2; shift ;;
+	--results) results=$2; shift ;;
+	--timeout) timeout_s=$2; shift ;;
+	--cpus) cpus=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--nvme-args) VM_NVME_ARGS=$2; shift ;;
+	--nullb-args) VM_NULLB_ARGS=$2; shift ;;
+	--module) VM_MODULES="$VM_MODULES $2"; shift ;;
+	--file) VM_FILES="$VM_FILES $2"; shift ;;
+	--append) append="$append $2"; shift ;;
+	-h|--help) usage ;;
+	*) echo "run.sh: unknown option $1" >&2; usage ;;
+	esac
+	shift
+done
+export VM_MODE=$mode
+
+record() {
+	[ -n "$results" ] && echo "$1 $2" >> "$results"
+	return 0
+}
+
+mapfile -t rels < <("$vm/kernels.sh" "${patterns[@]}")
+if [ ${#rels[@]} -eq 0 ]; then
+	echo "run.sh: no bootable kernel with headers matches '${patterns[*]:-}'" \
+	     "(install linux-image-amd64 and linux-headers-amd64)" >&2
+	record FAIL "vm: no kernel matching '${patterns[*]:-}'"
+	exit 1
+fi
+[ "$mode" = shell ] && rels=("${rels[-1]}")
+
+if [ ! -x "$top/tools/blkgenctl/blkgenctl" ]; then
+	make -s -C "$top/tools/blkgenctl" || exit 1
+fi
+
+status=0
+for rel in "${rels[@]}"; do
+	out=$top/build/vm/$rel
+	mkdir -p "$out"
+	log=$out/console.log
+
+	if ! ko=$("$vm/build-module.sh" "/lib/modules/$rel/build" "$top/build/kernels/$rel"); then
+		echo "run.sh: $rel: module build failed" >&2
+		record FAIL "$rel: vm"
+		status=1
+		continue
+	fi
+	if ! "$vm/mkinitramfs.sh" "$rel" "$ko" "$out/root" "$out/initrd.cpio"; then
+		echo "run.sh: $rel: initramfs build failed" >&2
+		record FAIL "$rel: vm"
+		status=1
+		continue
+	fi
+	rm -f "$out/nvme.img"
+	truncate -s 1G "$out/nvme.img"
+
+	qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max
+	      -smp "$cpus" -m "$mem" -no-reboot
+	      -kernel "/boot/vmlinuz-$rel" -initrd "$out/initrd.cpio"
+	      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic tsc=reliable loglevel=5 $append"
+	      -drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
+	      -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
+
+	if [ "$mode" = shell ]; then
+		exec "${qemu[@]}" -nographic
+	fi
+
+	echo "== $rel: booting (log: ${log#"$top"/})"
+	start=$(date +%s)
+	timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
+		-serial stdio < /dev/null 2>&1 | tr -d '\r' | tee "$log" |
+		grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
+		sed -u "s/^/[$rel] /"
+	qrc=${PIPESTATUS[0]}
+	echo "== $rel: finished in $(( $(date +%s) - start )) s"
+
+	# Per-test results from the KTAP lines.
+	while read -r line; do
+		case $line in
+		"not ok "*) record FAIL "$rel: $(echo "$line" | awk '{ print $4 }')"; status=1 ;;
+		"ok "*"# SKIP"*) record SKIP "$rel: $(echo "$line" | awk '{ print $3 }')" ;;
+		"ok "*) record PASS "$rel: $(echo "$line" | awk '{ print $3 }')" ;;
+		esac
+	done < <(grep -E '^(not )?ok [0-9]+ ' "$log")
+
+	# The run as a whole: finished, and the kernel stayed quiet.
+	why=
+	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		why="guest timed out after ${timeout_s}s"
+	elif ! grep -q '^blkgen-vm: run_tests exited' "$log"; then
+		why="guest did not finish the tests (qemu exit $qrc)"
+	elif ! grep -qE '^(not )?ok [0-9]+ ' "$log"; then
+		why="no test ran"
+	fi
+	if bad=$("$vm/scan-log.sh" "$log"); then
+		why="${why:+$why; }kernel log: $(echo "$bad" | head -n 1)"
+	fi
+	if [ -n "$why" ]; then
+		echo "[$rel] not ok: $why"
+		record FAIL "$rel: vm boot, run and power-off with a clean kernel log"
+		status=1
+	else
+		record PASS "$rel: vm boot, run and power-off with a clean kernel log"
+	fi
+done
+exit $status

@@ -1,0 +1,14 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scan-log.sh CONSOLE_LOG
+#
+# Print the kernel messages in a guest console log that fail a run: BUG,
+# WARNING, Oops, panics, lockdep reports, hung tasks, RCU stalls, sanitizer
+# reports. Only timestamped kernel lines ("[   1.234567] ...") are looked
+# at, so test output that merely mentions these words does not count.
+# Exit 0 if any were found, 1 if the log is clean.
+set -u
+
+tr -d '\r' < "$1" |
+	grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG:|WARNING:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|possible circular locking|possible recursive locking|inconsistent lock state|blocked for more than|detected stall|Call Trace:)'

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - control tool for the blkgen in-kernel load generator.
+ *
+ * Subcommands in the nvme-cli manner: one table, one function each.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "blkgenctl.h"
+
+static int cmd_help(int argc, char **argv);
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("blkgenctl %s\n", BLKGENCTL_VERSION);
+	return EXIT_OK;
+}
+
+static const struct command commands[] = {
+	{ .name = "list",    .help = "List the jobs in configfs",	.fn = cmd_list },
+	{ .name = "version", .help = "Show the tool's version",	.fn = cmd_version },
+	{ .name = "help",    .help = "Show this help",			.fn = cmd_help },
+	{ }
+};
+
+static void usage(FILE *f)
+{
+	const struct command *c;
+
+	fprintf(f, "usage: blkgenctl COMMAND [ARGS...]\n\ncommands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->help);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	usage(stdout);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+
+	fprintf(stderr, "blkgenctl: unknown command '%s' (try 'blkgenctl help')\n",
+		argv[1]);
+	return EXIT_USAGE;
+}

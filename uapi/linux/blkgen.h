@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * blkgen user ABI: binary records read from /sys/kernel/blkgen/JOB/WL/.
+ *
+ * All records are little-endian, naturally aligned and have no implicit
+ * padding, so the same bytes can be copied between hosts and merged.
+ */
+#ifndef _UAPI_LINUX_BLKGEN_H
+#define _UAPI_LINUX_BLKGEN_H
+
+#include <linux/types.h>
+
+/* Histogram: log-linear, 2^SUB_BITS sub-buckets per power of two. */
+#define BLKGEN_HIST_MAGIC	0x484b4c42	/* "BLKH" little-endian */
+#define BLKGEN_HIST_VERSION	1
+#define BLKGEN_HIST_SUB_BITS	6
+#define BLKGEN_HIST_NR_BINS	2240
+
+/**
+ * struct blkgen_hist - latency histogram as read from WL/{read,write}_lat_hist
+ * @magic: %BLKGEN_HIST_MAGIC
+ * @version: %BLKGEN_HIST_VERSION
+ * @sub_bits: log2 of the sub-buckets per power of two (%BLKGEN_HIST_SUB_BITS)
+ * @nr_bins: number of entries in @bins (%BLKGEN_HIST_NR_BINS)
+ * @reserved: zero
+ * @count: I/Os recorded; equals the sum of @bins
+ * @sum_ns: sum of all recorded latencies in nanoseconds
+ * @min_ns: smallest recorded latency, 0 when @count is 0
+ * @max_ns: largest recorded latency
+ * @bins: per-bin counts; see Documentation/design.rst for the bin rule
+ */
+struct blkgen_hist {
+	__u32 magic;
+	__u16 version;
+	__u16 sub_bits;
+	__u32 nr_bins;
+	__u32 reserved;
+	__u64 count;
+	__u64 sum_ns;
+	__u64 min_ns;
+	__u64 max_ns;
+	__u64 bins[];
+};
+
+#endif /* _UAPI_LINUX_BLKGEN_H */
