@@ -20,8 +20,8 @@ expect() {
 	fi
 }
 
-expect clean console-clean.log
-expect flagged console-warn.log
-expect flagged console-bug-crlf.log
-expect flagged console-hung.log
+expect clean console-clean.txt
+expect flagged console-warn.txt
+expect flagged console-bug-crlf.txt
+expect flagged console-hung.txt
 exit $fail
