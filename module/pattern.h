@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blkgen I/O patterns (pure C, shared with the host unit tests): the PRNG,
+ * the parsers of the compound workload attributes, and the per-I/O choice
+ * of direction, size and offset.
+ */
+#ifndef _BLKGEN_PATTERN_H
+#define _BLKGEN_PATTERN_H
+
+#include "pure.h"
+
+#define BLKGEN_MAX_BS		16		/* entries in a bs split */
+#define BLKGEN_MAX_ZONES	64		/* entries in a zoned table */
+#define BLKGEN_MIN_IO		512
+#define BLKGEN_MAX_IO		(1024 * 1024)	/* largest I/O size */
+#define BLKGEN_PCT_ONE		100		/* range percent unit: 0.01% */
+
+/* xoshiro256**: fast, 2^256 period, fine for load generation. */
+struct blkgen_rng {
+	u64 s[4];
+};
+
+static inline u64 blkgen_rotl(u64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static inline u64 blkgen_rng_next(struct blkgen_rng *r)
+{
+	u64 *s = r->s;
+	u64 result = blkgen_rotl(s[1] * 5, 7) * 9;
+	u64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = blkgen_rotl(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, n) by multiply-shift (bias below n / 2^64). */
+static inline u64 blkgen_rng_below(struct blkgen_rng *r, u64 n)
+{
+	return (u64)(((__uint128_t)blkgen_rng_next(r) * n) >> 64);
+}
+
+void blkgen_rng_seed(struct blkgen_rng *r, u64 seed, u64 stream);
+
+/**
+ * struct blkgen_bs - I/O size split ("4k" or "4k/50:8k/30:64k/20")
+ * @nr: entries
+ * @size: bytes per entry, multiples of 512, at most %BLKGEN_MAX_IO
+ * @cum: cumulative percent up to and including the entry (last is 100)
+ */
+struct blkgen_bs {
+	unsigned int nr;
+	u32 size[BLKGEN_MAX_BS];
+	u32 cum[BLKGEN_MAX_BS];
+};
+
+/**
+ * struct blkgen_zones - zoned access table ("zoned:60/10:30/20:10/70")
+ * @nr: zones, 0 for a uniform distribution
+ * @access_cum: cumulative share of accesses, percent
+ * @size_cum: cumulative share of the range, percent, zones in order
+ */
+struct blkgen_zones {
+	unsigned int nr;
+	u32 access_cum[BLKGEN_MAX_ZONES];
+	u32 size_cum[BLKGEN_MAX_ZONES];
+};
+
+/**
+ * struct blkgen_range - address range as written ("0%-25%", "1g-2g")
+ * @pct: true when @start and @end are in units of 0.01% of the device
+ * @start: first byte (or percent unit)
+ * @end: end, exclusive
+ */
+struct blkgen_range {
+	bool pct;
+	u64 start;
+	u64 end;
+};
+
+int blkgen_parse_size(const char *s, u64 *out);
+int blkgen_parse_bs(const char *s, struct blkgen_bs *bs);
+int blkgen_parse_zones(const char *s, struct blkgen_zones *z);
+int blkgen_parse_range(const char *s, struct blkgen_range *r);
+
+/**
+ * struct blkgen_pattern - a workload's resolved pattern (set at job start)
+ * @rdpct: percent of reads
+ * @seekpct: percent of I/Os at a new random offset
+ * @bs: size split
+ * @zones: access distribution over the range
+ * @start: first byte of the range
+ * @end: end of the range, exclusive
+ * @align: offset alignment in bytes (smallest size, >= logical block)
+ * @max_size: largest size in @bs
+ * @nz: zones in use (1 for a uniform distribution)
+ * @zacc: cumulative access percent per zone
+ * @zoff: first byte of each zone, @zoff[@nz] == @end
+ *
+ * The caller fills @rdpct, @seekpct, @bs and @zones;
+ * blkgen_pattern_resolve() computes the rest.
+ */
+struct blkgen_pattern {
+	u32 rdpct;
+	u32 seekpct;
+	struct blkgen_bs bs;
+	struct blkgen_zones zones;
+	u64 start;
+	u64 end;
+	u32 align;
+	u32 max_size;
+	unsigned int nz;
+	u32 zacc[BLKGEN_MAX_ZONES];
+	u64 zoff[BLKGEN_MAX_ZONES + 1];
+};
+
+/* blkgen_pattern_resolve() errors, for the caller's message. */
+enum {
+	BLKGEN_PAT_OK = 0,
+	BLKGEN_PAT_LBS = -1,		/* a size is not a multiple of lbs */
+	BLKGEN_PAT_BEYOND = -2,		/* range ends beyond the device */
+	BLKGEN_PAT_SMALL = -3,		/* range holds no largest-size I/O */
+};
+
+/**
+ * struct blkgen_stream - per worker state of one workload's pattern
+ * @rng: the worker's generator for this workload
+ * @next: where the next sequential I/O starts
+ */
+struct blkgen_stream {
+	struct blkgen_rng rng;
+	u64 next;
+};
+
+/**
+ * struct blkgen_choice - what one I/O does
+ * @write: true for a write
+ * @size: bytes
+ * @offset: byte offset on the device
+ */
+struct blkgen_choice {
+	bool write;
+	u32 size;
+	u64 offset;
+};
+
+int blkgen_pattern_resolve(struct blkgen_pattern *p,
+			   const struct blkgen_range *r, u64 dev_bytes,
+			   u32 lbs);
+void blkgen_stream_init(struct blkgen_stream *st,
+			const struct blkgen_pattern *p, u64 seed, u64 stream);
+void blkgen_pattern_next(const struct blkgen_pattern *p,
+			 struct blkgen_stream *st, struct blkgen_choice *c);
+
+#endif /* _BLKGEN_PATTERN_H */
