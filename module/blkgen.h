@@ -1,6 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * blkgen - in-kernel block I/O load generator: shared declarations.
+ *
+ * Object model: a job (configfs JOB/) holds workloads (JOB/workloads/WL/).
+ * Starting a job creates one worker kthread per CPU in the job's cpumask;
+ * each worker owns preallocated slots (bio + buffer) for every workload,
+ * its own pattern streams and its own statistics. Completions only hand a
+ * slot back to its worker; nothing shared is written per I/O.
+ *
+ * Locking: job->lock serialises configuration writes, state changes,
+ * start/finish and sysfs reads of the per-worker statistics. Workers read
+ * the job's configuration (stable while running) and job->stop without it.
  */
 #ifndef _BLKGEN_H
 #define _BLKGEN_H
@@ -8,15 +18,213 @@
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bio.h>
+#include <linux/completion.h>
+#include <linux/configfs.h>
+#include <linux/cpumask.h>
 #include <linux/kobject.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
 
-/* configfs.c: the /sys/kernel/config/blkgen subsystem */
+#include "compat.h"
+#include "hist.h"
+#include "pattern.h"
+
+#define BLKGEN_ERR_MAX		160	/* bytes of the error string */
+#define BLKGEN_STR_MAX		512	/* compound attribute strings */
+#define BLKGEN_PATH_MAX		256	/* device path */
+#define BLKGEN_MAX_DEPTH	65536	/* per workload */
+#define BLKGEN_MAX_ERRORS	1000	/* consecutive errors that fail a run */
+
+enum blkgen_state {
+	BLKGEN_IDLE,
+	BLKGEN_RUNNING,
+	BLKGEN_DONE,
+	BLKGEN_STOPPED,
+	BLKGEN_FAILED,
+};
+
+enum blkgen_arrival {
+	BLKGEN_ARRIVAL_POISSON,
+	BLKGEN_ARRIVAL_UNIFORM,
+	BLKGEN_ARRIVAL_FIXED,
+};
+
+/**
+ * struct blkgen_stats - one worker's results for one workload
+ * @ios: completed I/Os without error, per direction (0 read, 1 write)
+ * @bytes: their bytes
+ * @errors: I/Os completed with an error
+ * @lat: latency histograms per direction
+ *
+ * Written only by the owning worker; summed under job->lock when read.
+ */
+struct blkgen_stats {
+	u64 ios[2];
+	u64 bytes[2];
+	u64 errors;
+	struct blkgen_lat_hist lat[2];
+};
+
+struct blkgen_job;
+struct blkgen_worker;
+
+/**
+ * struct blkgen_workload - one I/O stream (configfs JOB/workloads/WL)
+ * @group: configfs directory
+ * @kobj: sysfs directory /sys/kernel/blkgen/JOB/WL; owns the memory
+ * @job: the job this workload belongs to
+ * @node: entry in job->workloads
+ * @index: position in the job's last run, UINT_MAX if in none
+ * @device: block device path
+ * @rdpct: percent of reads
+ * @seekpct: percent of I/Os at a random offset
+ * @depth: outstanding I/Os, split over the workers
+ * @share: percent of the job's rate_iops; 0 for an equal split
+ * @allow_write: writes permitted
+ * @polled: submit with REQ_POLLED and reap with bio_poll()
+ * @fua: writes carry REQ_FUA
+ * @bs: size split
+ * @zones: access distribution
+ * @range: address range as written
+ * @bs_str: @bs as last written
+ * @dist_str: @zones as last written
+ * @range_str: @range as last written, empty for the whole device
+ * @dev: the open device while running
+ * @pattern: @bs, @zones and @range resolved against @dev at start
+ */
+struct blkgen_workload {
+	struct config_group group;
+	struct kobject kobj;
+	struct blkgen_job *job;
+	struct list_head node;
+	unsigned int index;
+
+	char device[BLKGEN_PATH_MAX];
+	u32 rdpct;
+	u32 seekpct;
+	u32 depth;
+	u32 share;
+	bool allow_write;
+	bool polled;
+	bool fua;
+	struct blkgen_bs bs;
+	struct blkgen_zones zones;
+	struct blkgen_range range;
+	char bs_str[BLKGEN_STR_MAX];
+	char dist_str[BLKGEN_STR_MAX];
+	char range_str[BLKGEN_STR_MAX];
+
+	struct blkgen_bdev dev;
+	struct blkgen_pattern pattern;
+};
+
+/**
+ * struct blkgen_job - one run definition and its results (configfs JOB)
+ * @group: configfs directory
+ * @wl_group: the default group JOB/workloads
+ * @kobj: sysfs directory /sys/kernel/blkgen/JOB; owns the memory
+ * @lock: see the locking comment at the top of this file
+ * @workloads: list of struct blkgen_workload, in creation order
+ * @nr_workloads: entries in @workloads
+ * @cpus: CPUs to run workers on
+ * @cpus_set: @cpus was written (else all online CPUs at start)
+ * @duration_ms: measured time; 0 = until stopped or @io_limit
+ * @warmup_ms: unmeasured time before it
+ * @interval_ms: time-series interval
+ * @rate_iops: open-loop target, 0 = unthrottled
+ * @arrival: arrival process for @rate_iops
+ * @io_limit: measured I/Os to issue, 0 = no limit
+ * @seed: PRNG seed, 0 = random per run
+ * @state: enum blkgen_state
+ * @error: why the run failed, empty if it did not
+ * @error_set: bit 0 set once @error is claimed (the first reason wins)
+ * @stop: workers stop issuing when set (user stop, fatal error)
+ * @wl_run: the workloads of the current run, by index
+ * @nr_wl_run: entries in @wl_run
+ * @workers: the workers of the current (or last) run
+ * @nr_workers: entries in @workers
+ * @nr_active: workers still issuing or draining
+ * @finish_work: tears a run down once the last worker is done
+ * @finished: completed by @finish_work
+ * @run_seed: the seed in use
+ * @t_start: run start (ktime ns)
+ * @t_measure: end of warmup: the measured window starts here
+ * @t_deadline: end of the measured window, U64_MAX if none
+ * @t_end: when the run ended, 0 while running
+ */
+struct blkgen_job {
+	struct config_group group;
+	struct config_group wl_group;
+	struct kobject kobj;
+	struct mutex lock;		/* see the top of this file */
+	struct list_head workloads;
+	unsigned int nr_workloads;
+
+	cpumask_var_t cpus;
+	bool cpus_set;
+	u64 duration_ms;
+	u64 warmup_ms;
+	u64 interval_ms;
+	u64 rate_iops;
+	enum blkgen_arrival arrival;
+	u64 io_limit;
+	u64 seed;
+
+	enum blkgen_state state;
+	char error[BLKGEN_ERR_MAX];
+	unsigned long error_set;
+	bool stop;
+	struct blkgen_workload **wl_run;
+	unsigned int nr_wl_run;
+	struct blkgen_worker **workers;
+	unsigned int nr_workers;
+	atomic_t nr_active;
+	struct work_struct finish_work;
+	struct completion finished;
+	u64 run_seed;
+	u64 t_start;
+	u64 t_measure;
+	u64 t_deadline;
+	u64 t_end;
+};
+
+/* configfs.c */
 int blkgen_configfs_init(void);
 void blkgen_configfs_exit(void);
+const char *blkgen_state_name(enum blkgen_state state);
 
-/* sysfs.c: the /sys/kernel/blkgen results root */
+/* job.c */
+int blkgen_job_init(struct blkgen_job *job);
+void blkgen_job_destroy(struct blkgen_job *job);
+int blkgen_job_start(struct blkgen_job *job);
+void blkgen_job_stop(struct blkgen_job *job);
+void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
+	__printf(2, 3);
+void blkgen_job_worker_done(struct blkgen_job *job);
+u64 blkgen_job_elapsed_ms(struct blkgen_job *job);
+const char *blkgen_errno_name(int err);
+
+/* worker.c */
+struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
+					   unsigned int index,
+					   unsigned int cpu);
+void blkgen_worker_free_io(struct blkgen_worker *w);
+void blkgen_worker_destroy(struct blkgen_worker *w);
+void blkgen_worker_wake(struct blkgen_worker *w);
+void blkgen_worker_stop(struct blkgen_worker *w);
+const struct blkgen_stats *blkgen_worker_stats(struct blkgen_worker *w,
+					       unsigned int wl);
+int blkgen_worker_start(struct blkgen_worker *w);
+
+/* sysfs.c */
 extern struct kobject *blkgen_sysfs_root;
 int blkgen_sysfs_init(void);
 void blkgen_sysfs_exit(void);
+int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name);
+int blkgen_sysfs_wl_add(struct blkgen_workload *wl, const char *name);
+void blkgen_sysfs_job_put(struct blkgen_job *job);
+void blkgen_sysfs_wl_put(struct blkgen_workload *wl);
 
 #endif /* _BLKGEN_H */

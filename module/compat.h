@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blkgen kernel compatibility: the only place that tests the kernel
+ * version. Supported: Debian 6.1 and 6.12; later kernels should build.
+ */
+#ifndef _BLKGEN_COMPAT_H
+#define _BLKGEN_COMPAT_H
+
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <linux/version.h>
+
+/**
+ * struct blkgen_bdev - an open block device
+ * @bdev: the device
+ * @handle: what closes it (a file on 6.9+, a bdev_handle on 6.7/6.8)
+ * @holder: the exclusive holder, NULL for a shared read-only open
+ */
+struct blkgen_bdev {
+	struct block_device *bdev;
+	void *handle;
+	void *holder;
+};
+
+/**
+ * blkgen_bdev_open() - Open a block device by path.
+ * @b: result
+ * @path: device path
+ * @write: open for writing, exclusively with @holder
+ * @holder: the claim's owner when writing (a mounted or otherwise
+ *          claimed device is then refused with -EBUSY)
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno (-ENOENT, -ENOTBLK, -EBUSY, -EACCES...).
+ */
+static inline int blkgen_bdev_open(struct blkgen_bdev *b, const char *path,
+				   bool write, void *holder)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct file *f;
+
+	b->holder = write ? holder : NULL;
+	f = bdev_file_open_by_path(path, mode, b->holder, NULL);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	b->handle = f;
+	b->bdev = file_bdev(f);
+	return 0;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct bdev_handle *h;
+
+	b->holder = write ? holder : NULL;
+	h = bdev_open_by_path(path, mode, b->holder, NULL);
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	b->handle = h;
+	b->bdev = h->bdev;
+	return 0;
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct block_device *bdev;
+
+	b->holder = write ? holder : NULL;
+	bdev = blkdev_get_by_path(path, mode, b->holder, NULL);
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	b->bdev = bdev;
+	return 0;
+#else
+	fmode_t mode = FMODE_READ | (write ? FMODE_WRITE | FMODE_EXCL : 0);
+	struct block_device *bdev;
+
+	b->holder = write ? holder : NULL;
+	bdev = blkdev_get_by_path(path, mode, b->holder);
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	b->bdev = bdev;
+	return 0;
+#endif
+}
+
+/**
+ * blkgen_bdev_close() - Close a device opened by blkgen_bdev_open().
+ * @b: the device; the claim is released before this returns.
+ * Context: process context, may sleep.
+ */
+static inline void blkgen_bdev_close(struct blkgen_bdev *b)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	bdev_fput(b->handle);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	bdev_release(b->handle);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	blkdev_put(b->bdev, b->holder);
+#else
+	blkdev_put(b->bdev, FMODE_READ |
+		   (b->holder ? FMODE_WRITE | FMODE_EXCL : 0));
+#endif
+	b->bdev = NULL;
+}
+
+/**
+ * blkgen_bdev_can_poll() - Whether REQ_POLLED bios can be reaped here.
+ * @bdev: device
+ *
+ * 6.1 silently completes polled bios by interrupt on a queue without poll
+ * queues; 6.12 fails them with BLK_STS_NOTSUPP. Either way blkgen refuses
+ * to start a polled workload on such a queue.
+ *
+ * Return: true if the queue supports polling.
+ */
+static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	return bdev_get_queue(bdev)->limits.features & BLK_FEAT_POLL;
+#else
+	return test_bit(QUEUE_FLAG_POLL, &bdev_get_queue(bdev)->queue_flags);
+#endif
+}
+
+#endif /* _BLKGEN_COMPAT_H */

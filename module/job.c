@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen jobs: the state machine (idle -> running -> done, stopped or
+ * failed), validation and device opening at start, worker creation, and
+ * the teardown when the last worker is done.
+ */
+#include <linux/cpu.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "blkgen.h"
+
+static unsigned int max_buffer_mb = 256;
+module_param(max_buffer_mb, uint, 0644);
+MODULE_PARM_DESC(max_buffer_mb,
+		 "Largest I/O buffer memory of a job, in MiB (default 256)");
+
+static void blkgen_job_finish_work(struct work_struct *work);
+
+/**
+ * blkgen_errno_name() - Symbolic name of an errno for messages.
+ * @err: positive or negative errno
+ * Return: "EBUSY" and the like, or "error" if unknown.
+ */
+const char *blkgen_errno_name(int err)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EIO, "EIO" },
+		{ ENXIO, "ENXIO" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
+		{ ENOTBLK, "ENOTBLK" }, { EBUSY, "EBUSY" },
+		{ ENODEV, "ENODEV" },
+		{ EINVAL, "EINVAL" }, { EROFS, "EROFS" }, { ENOSPC, "ENOSPC" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
+		{ EAGAIN, "EAGAIN" }, { ENOLINK, "ENOLINK" },
+		{ EILSEQ, "EILSEQ" }, { ENODATA, "ENODATA" },
+	};
+	unsigned int i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return "error";
+}
+
+/**
+ * blkgen_job_set_error() - Record why a run fails and make it stop.
+ * @job: the job
+ * @fmt: printf format of the one-line reason
+ *
+ * The first reason wins. Workers stop issuing and drain.
+ *
+ * Context: any (workers call it without job->lock).
+ */
+void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
+{
+	va_list args;
+
+	if (test_and_set_bit(0, &job->error_set))
+		return;
+	va_start(args, fmt);
+	vsnprintf(job->error, sizeof(job->error), fmt, args);
+	va_end(args);
+	WRITE_ONCE(job->stop, true);
+}
+
+/**
+ * blkgen_job_init() - Defaults of a new job.
+ * @job: zeroed job
+ * Return: 0 or -ENOMEM.
+ */
+int blkgen_job_init(struct blkgen_job *job)
+{
+	if (!zalloc_cpumask_var(&job->cpus, GFP_KERNEL))
+		return -ENOMEM;
+	mutex_init(&job->lock);
+	INIT_LIST_HEAD(&job->workloads);
+	INIT_WORK(&job->finish_work, blkgen_job_finish_work);
+	init_completion(&job->finished);
+	job->duration_ms = 10000;
+	job->interval_ms = 1000;
+	job->arrival = BLKGEN_ARRIVAL_POISSON;
+	job->state = BLKGEN_IDLE;
+	return 0;
+}
+
+static void blkgen_job_free_workers(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		if (!job->workers[i])
+			continue;
+		blkgen_worker_stop(job->workers[i]);
+		blkgen_worker_free_io(job->workers[i]);
+		blkgen_worker_destroy(job->workers[i]);
+	}
+	kfree(job->workers);
+	job->workers = NULL;
+	job->nr_workers = 0;
+	kfree(job->wl_run);
+	job->wl_run = NULL;
+	job->nr_wl_run = 0;
+}
+
+/**
+ * blkgen_job_destroy() - Release what a job holds (it must not run).
+ * @job: job being removed
+ */
+void blkgen_job_destroy(struct blkgen_job *job)
+{
+	flush_work(&job->finish_work);
+	blkgen_job_free_workers(job);
+	free_cpumask_var(job->cpus);
+}
+
+static void blkgen_close_devices(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_wl_run; i++)
+		if (job->wl_run[i] && job->wl_run[i]->dev.bdev)
+			blkgen_bdev_close(&job->wl_run[i]->dev);
+}
+
+static const char *wl_name(struct blkgen_workload *wl)
+{
+	return config_item_name(&wl->group.cg_item);
+}
+
+/* Open a workload's device and fit its pattern to it. */
+static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
+			     u64 *buf_bytes)
+{
+	bool write = wl->rdpct < 100;
+	struct block_device *bdev;
+	u32 lbs;
+	int ret;
+
+	if (!wl->device[0]) {
+		blkgen_job_set_error(job, "%s: no device set", wl_name(wl));
+		return -EINVAL;
+	}
+	if (write && !wl->allow_write) {
+		blkgen_job_set_error(job,
+				     "%s: rdpct %u writes to %s but allow_write is 0",
+				     wl_name(wl), wl->rdpct, wl->device);
+		return -EPERM;
+	}
+	ret = blkgen_bdev_open(&wl->dev, wl->device, write, job);
+	if (ret) {
+		if (ret == -EBUSY)
+			blkgen_job_set_error(job, "%s: %s is in use (EBUSY)",
+					     wl_name(wl), wl->device);
+		else
+			blkgen_job_set_error(job, "%s: cannot open %s (%s)",
+					     wl_name(wl), wl->device,
+					     blkgen_errno_name(ret));
+		wl->dev.bdev = NULL;
+		return ret;
+	}
+	bdev = wl->dev.bdev;
+	if (write && bdev_read_only(bdev)) {
+		blkgen_job_set_error(job, "%s: %s is read-only (EROFS)",
+				     wl_name(wl), wl->device);
+		return -EROFS;
+	}
+	if (wl->polled && !blkgen_bdev_can_poll(bdev)) {
+		blkgen_job_set_error(job,
+				     "%s: %s has no poll queues (EOPNOTSUPP)",
+				     wl_name(wl), wl->device);
+		return -EOPNOTSUPP;
+	}
+
+	lbs = bdev_logical_block_size(bdev);
+	wl->pattern.rdpct = wl->rdpct;
+	wl->pattern.seekpct = wl->seekpct;
+	wl->pattern.bs = wl->bs;
+	wl->pattern.zones = wl->zones;
+	ret = blkgen_pattern_resolve(&wl->pattern, &wl->range,
+				     bdev_nr_bytes(bdev), lbs);
+	switch (ret) {
+	case BLKGEN_PAT_OK:
+		break;
+	case BLKGEN_PAT_LBS:
+		blkgen_job_set_error(job,
+				     "%s: bs %s is not a multiple of %s's logical block size %u",
+				     wl_name(wl), wl->bs_str, wl->device, lbs);
+		return -EINVAL;
+	case BLKGEN_PAT_BEYOND:
+		blkgen_job_set_error(job,
+				     "%s: range %s ends beyond %s (%llu bytes)",
+				     wl_name(wl), wl->range_str, wl->device,
+				     (unsigned long long)bdev_nr_bytes(bdev));
+		return -EINVAL;
+	default:
+		blkgen_job_set_error(job,
+				     "%s: range %s of %s holds no %u-byte I/O",
+				     wl_name(wl), wl->range_str, wl->device,
+				     wl->pattern.max_size);
+		return -EINVAL;
+	}
+	*buf_bytes += (u64)wl->depth *
+		      round_up(wl->pattern.max_size, PAGE_SIZE);
+	return 0;
+}
+
+/**
+ * blkgen_job_start() - Validate, open, allocate and start a run.
+ * @job: the job
+ *
+ * Everything is checked and allocated before the first worker runs; on
+ * any failure the job is left failed with the reason in job->error and
+ * nothing open or allocated but the previous results, which are dropped.
+ *
+ * Context: process context (a configfs store); takes job->lock.
+ * Return: 0 or a negative errno, also returned to write(2).
+ */
+int blkgen_job_start(struct blkgen_job *job)
+{
+	struct blkgen_workload *wl;
+	u64 buf_bytes = 0, now;
+	unsigned int i, cpu;
+	int ret;
+
+	mutex_lock(&job->lock);
+	if (job->state == BLKGEN_RUNNING) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	/* A new run drops the last run's results. */
+	blkgen_job_free_workers(job);
+	job->error[0] = 0;
+	clear_bit(0, &job->error_set);
+	job->stop = false;
+	job->t_end = 0;
+
+	ret = -EINVAL;
+	if (!job->nr_workloads) {
+		blkgen_job_set_error(job, "job has no workloads");
+		goto out_failed;
+	}
+	ret = -ENOMEM;
+	job->wl_run = kcalloc(job->nr_workloads, sizeof(*job->wl_run),
+			      GFP_KERNEL);
+	if (!job->wl_run)
+		goto out_failed;
+	list_for_each_entry(wl, &job->workloads, node) {
+		wl->index = job->nr_wl_run;
+		wl->dev.bdev = NULL;
+		job->wl_run[job->nr_wl_run++] = wl;
+		ret = blkgen_wl_prepare(job, wl, &buf_bytes);
+		if (ret)
+			goto out_close;
+	}
+	if (buf_bytes > (u64)max_buffer_mb << 20) {
+		blkgen_job_set_error(job,
+				     "buffers need %llu MiB, above max_buffer_mb=%u (ENOMEM)",
+				     (unsigned long long)(buf_bytes >> 20),
+				     max_buffer_mb);
+		ret = -ENOMEM;
+		goto out_close;
+	}
+
+	cpus_read_lock();
+	if (!job->cpus_set)
+		cpumask_copy(job->cpus, cpu_online_mask);
+	if (!cpumask_subset(job->cpus, cpu_online_mask) ||
+	    cpumask_empty(job->cpus)) {
+		cpus_read_unlock();
+		blkgen_job_set_error(job, "cpus %*pbl are not all online",
+				     cpumask_pr_args(job->cpus));
+		ret = -EINVAL;
+		goto out_close;
+	}
+	job->nr_workers = cpumask_weight(job->cpus);
+	job->workers = kcalloc(job->nr_workers, sizeof(*job->workers),
+			       GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!job->workers) {
+		cpus_read_unlock();
+		blkgen_job_set_error(job, "out of memory (ENOMEM)");
+		goto out_close;
+	}
+	job->run_seed = job->seed ? job->seed : get_random_u64();
+	i = 0;
+	for_each_cpu(cpu, job->cpus) {
+		struct blkgen_worker *w = blkgen_worker_create(job, i, cpu);
+
+		if (IS_ERR(w)) {
+			cpus_read_unlock();
+			ret = PTR_ERR(w);
+			blkgen_job_set_error(job,
+					     "cannot create the worker on CPU %u (%s)",
+					     cpu, blkgen_errno_name(ret));
+			goto out_close;
+		}
+		job->workers[i++] = w;
+	}
+
+	now = ktime_get_ns();
+	job->t_start = now;
+	job->t_measure = now + job->warmup_ms * NSEC_PER_MSEC;
+	job->t_deadline = job->duration_ms ?
+		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
+	atomic_set(&job->nr_active, job->nr_workers);
+	reinit_completion(&job->finished);
+	job->state = BLKGEN_RUNNING;
+	for (i = 0; i < job->nr_workers; i++)
+		blkgen_worker_start(job->workers[i]);
+	cpus_read_unlock();
+	mutex_unlock(&job->lock);
+	return 0;
+
+out_close:
+	/* Workers that never ran exit at kthread_stop without running. */
+	blkgen_close_devices(job);
+	blkgen_job_free_workers(job);
+out_failed:
+	job->state = BLKGEN_FAILED;
+	job->stop = false;
+out_unlock:
+	mutex_unlock(&job->lock);
+	return ret;
+}
+
+/**
+ * blkgen_job_worker_done() - A worker has drained; the last one ends the run.
+ * @job: the job
+ * Context: the worker's kthread.
+ */
+void blkgen_job_worker_done(struct blkgen_job *job)
+{
+	if (atomic_dec_and_test(&job->nr_active))
+		schedule_work(&job->finish_work);
+}
+
+static void blkgen_job_finish_work(struct work_struct *work)
+{
+	struct blkgen_job *job = container_of(work, struct blkgen_job,
+					      finish_work);
+	unsigned int i;
+	u64 now = ktime_get_ns();
+
+	mutex_lock(&job->lock);
+	for (i = 0; i < job->nr_workers; i++)
+		blkgen_worker_stop(job->workers[i]);
+	/* end_io handlers run in RCU read-side sections: let them return. */
+	synchronize_rcu();
+	for (i = 0; i < job->nr_workers; i++)
+		blkgen_worker_free_io(job->workers[i]);
+	blkgen_close_devices(job);
+
+	job->t_end = min(now, job->t_deadline);
+	if (test_bit(0, &job->error_set))
+		job->state = BLKGEN_FAILED;
+	else if (job->stop)
+		job->state = BLKGEN_STOPPED;
+	else
+		job->state = BLKGEN_DONE;
+	complete_all(&job->finished);
+	mutex_unlock(&job->lock);
+}
+
+/**
+ * blkgen_job_stop() - Stop a running job and wait for its in-flight I/O.
+ * @job: the job; nothing happens unless it runs
+ * Context: process context, job->lock not held.
+ */
+void blkgen_job_stop(struct blkgen_job *job)
+{
+	unsigned int i;
+	bool running;
+
+	mutex_lock(&job->lock);
+	running = job->state == BLKGEN_RUNNING;
+	if (running) {
+		WRITE_ONCE(job->stop, true);
+		for (i = 0; i < job->nr_workers; i++)
+			blkgen_worker_wake(job->workers[i]);
+	}
+	mutex_unlock(&job->lock);
+	if (running)
+		wait_for_completion(&job->finished);
+}
+
+/**
+ * blkgen_job_elapsed_ms() - Measured time of the current or last run.
+ * @job: the job, job->lock held
+ * Return: milliseconds since warmup ended, up to the run's end.
+ */
+u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
+{
+	u64 end;
+
+	if (job->state == BLKGEN_IDLE || !job->t_start)
+		return 0;
+	end = job->state == BLKGEN_RUNNING ? ktime_get_ns() : job->t_end;
+	if (!end || end <= job->t_measure)
+		return 0;
+	return div_u64(min(end, job->t_deadline) - job->t_measure,
+		       NSEC_PER_MSEC);
+}

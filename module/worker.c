@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen workers: one kthread per CPU of a running job.
+ *
+ * A worker owns, for each workload, a set of preallocated slots: a bio
+ * initialised once and reset for every reuse, a bvec table and a buffer.
+ * It submits under a plug, and completions (in whatever context the
+ * device completes them) only stamp the slot and push it onto the
+ * worker's lock-free done list, waking the worker if the list was empty.
+ * The worker pops the list, accounts each I/O in its own statistics and
+ * resubmits the slot. No allocation, lock or shared write per I/O.
+ */
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "blkgen.h"
+
+/**
+ * struct blkgen_slot - one preallocated I/O
+ * @node: entry in the worker's done list
+ * @run: the workload run this slot serves
+ * @start_ns: intended start (submission) time
+ * @end_ns: completion time, stamped by the end_io handler
+ * @size: bytes of the I/O in flight
+ * @write: the I/O is a write
+ * @measured: started inside the measured window
+ * @inflight: submitted and not yet accounted by the worker
+ * @status: completion status
+ * @pages: the buffer, one page per bvec
+ * @nr_pages: pages in @pages
+ * @bvec: the bio's vector table
+ * @bio: the bio, initialised once with @bvec
+ */
+struct blkgen_slot {
+	struct llist_node node;
+	struct blkgen_wl_run *run;
+	u64 start_ns;
+	u64 end_ns;
+	u32 size;
+	bool write;
+	bool measured;
+	bool inflight;
+	blk_status_t status;
+	struct page **pages;
+	unsigned int nr_pages;
+	struct bio_vec *bvec;
+	struct bio bio;
+};
+
+/**
+ * struct blkgen_wl_run - a worker's share of one workload
+ * @wl: the workload
+ * @w: the worker
+ * @stream: pattern state (PRNG, sequential position)
+ * @stats: this worker's results for the workload
+ * @slots: the slots
+ * @nr_slots: entries in @slots
+ * @quota: measured I/Os left to issue (U64_MAX: no io_limit)
+ * @errors_in_row: consecutive failed I/Os
+ * @opf: flags added to every bio (REQ_POLLED)
+ * @wopf: flags added to writes (REQ_FUA)
+ */
+struct blkgen_wl_run {
+	struct blkgen_workload *wl;
+	struct blkgen_worker *w;
+	struct blkgen_stream stream;
+	struct blkgen_stats *stats;
+	struct blkgen_slot **slots;
+	unsigned int nr_slots;
+	u64 quota;
+	unsigned int errors_in_row;
+	blk_opf_t opf;
+	blk_opf_t wopf;
+};
+
+/**
+ * struct blkgen_worker - one kthread of a running job
+ * @done: completed slots, pushed by end_io (the only cross-CPU write)
+ * @job: the job
+ * @task: the kthread; a reference is held until the worker is freed
+ * @index: position in job->workers
+ * @cpu: the CPU the kthread is bound to
+ * @inflight: slots submitted and not yet accounted
+ * @polled: some workload submits REQ_POLLED bios
+ * @nr_wl: entries in @run and @stats
+ * @run: per workload state
+ * @stats: per workload results, kept after the run for sysfs
+ */
+struct blkgen_worker {
+	struct llist_head done;
+	struct blkgen_job *job ____cacheline_aligned_in_smp;
+	struct task_struct *task;
+	unsigned int index;
+	unsigned int cpu;
+	unsigned int inflight;
+	bool polled;
+	unsigned int nr_wl;
+	struct blkgen_wl_run *run;
+	struct blkgen_stats *stats;
+};
+
+static void blkgen_end_io(struct bio *bio)
+{
+	struct blkgen_slot *s = bio->bi_private;
+	struct blkgen_worker *w = s->run->w;
+
+	s->end_ns = ktime_get_ns();
+	s->status = bio->bi_status;
+	/* After llist_add the slot belongs to the worker again. */
+	if (llist_add(&s->node, &w->done))
+		wake_up_process(w->task);
+}
+
+/* Submit the slot's next I/O; false if the run no longer issues. */
+static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	struct blkgen_job *job = r->w->job;
+	struct blkgen_choice c;
+	unsigned int i, left, len;
+	blk_opf_t opf;
+	u64 now;
+
+	now = ktime_get_ns();
+	if (READ_ONCE(job->stop) || now >= job->t_deadline)
+		return false;
+	s->measured = now >= job->t_measure;
+	if (s->measured) {
+		if (!r->quota)
+			return false;
+		if (r->quota != U64_MAX)
+			r->quota--;
+	}
+
+	blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
+	opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | r->wopf :
+			REQ_OP_READ);
+	bio_reset(&s->bio, r->wl->dev.bdev, opf);
+	s->bio.bi_iter.bi_sector = c.offset >> SECTOR_SHIFT;
+	s->bio.bi_end_io = blkgen_end_io;
+	s->bio.bi_private = s;
+	for (i = 0, left = c.size; left; i++, left -= len) {
+		len = min_t(unsigned int, left, PAGE_SIZE);
+		__bio_add_page(&s->bio, s->pages[i], len, 0);
+	}
+	s->size = c.size;
+	s->write = c.write;
+	s->inflight = true;
+	s->start_ns = now;
+	r->w->inflight++;
+	submit_bio(&s->bio);
+	return true;
+}
+
+static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	struct blkgen_stats *st = r->stats;
+
+	s->inflight = false;
+	r->w->inflight--;
+	if (unlikely(s->status != BLK_STS_OK)) {
+		if (s->measured)
+			st->errors++;
+		if (++r->errors_in_row == BLKGEN_MAX_ERRORS) {
+			int err = blk_status_to_errno(s->status);
+
+			struct blkgen_workload *wl = r->wl;
+
+			blkgen_job_set_error(r->w->job,
+					     "%s: %s: %d I/O errors in a row (last %s)",
+					     wl->group.cg_item.ci_name,
+					     wl->device, BLKGEN_MAX_ERRORS,
+					     blkgen_errno_name(err));
+		}
+		return;
+	}
+	r->errors_in_row = 0;
+	if (!s->measured)
+		return;
+	st->ios[s->write]++;
+	st->bytes[s->write] += s->size;
+	blkgen_hist_record(&st->lat[s->write], s->end_ns - s->start_ns);
+}
+
+/* Nothing completed yet: reap polled I/O, or sleep until end_io wakes us. */
+static void blkgen_worker_wait(struct blkgen_worker *w)
+{
+	unsigned int i, j;
+
+	if (w->polled) {
+		for (i = 0; i < w->nr_wl; i++) {
+			struct blkgen_wl_run *r = &w->run[i];
+
+			if (!(r->opf & REQ_POLLED))
+				continue;
+			for (j = 0; j < r->nr_slots; j++)
+				if (r->slots[j]->inflight &&
+				    llist_empty(&w->done))
+					bio_poll(&r->slots[j]->bio, NULL, 0);
+		}
+		if (!llist_empty(&w->done))
+			return;
+	}
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (llist_empty(&w->done))
+		schedule_timeout(w->polled ? 1 : HZ);
+	__set_current_state(TASK_RUNNING);
+}
+
+static int blkgen_worker_fn(void *data)
+{
+	struct blkgen_worker *w = data;
+	struct blkgen_slot *s, *tmp;
+	struct llist_node *list;
+	struct blk_plug plug;
+	unsigned int i, j;
+
+	blk_start_plug(&plug);
+	for (i = 0; i < w->nr_wl; i++)
+		for (j = 0; j < w->run[i].nr_slots; j++)
+			if (!blkgen_issue(&w->run[i], w->run[i].slots[j]))
+				break;
+	blk_finish_plug(&plug);
+
+	while (w->inflight) {
+		list = llist_del_all(&w->done);
+		if (!list) {
+			blkgen_worker_wait(w);
+			continue;
+		}
+		list = llist_reverse_order(list);
+		blk_start_plug(&plug);
+		llist_for_each_entry_safe(s, tmp, list, node) {
+			blkgen_account(s->run, s);
+			blkgen_issue(s->run, s);
+		}
+		blk_finish_plug(&plug);
+		cond_resched();
+	}
+
+	blkgen_job_worker_done(w->job);
+	/* Stay until kthread_stop(): finish_work owns our teardown. */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void blkgen_slot_free(struct blkgen_slot *s)
+{
+	unsigned int i;
+
+	if (!s)
+		return;
+	bio_uninit(&s->bio);
+	for (i = 0; i < s->nr_pages; i++)
+		if (s->pages[i])
+			__free_page(s->pages[i]);
+	kfree(s->pages);
+	kfree(s->bvec);
+	kfree(s);
+}
+
+static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
+					     int node, struct blkgen_rng *fill)
+{
+	unsigned int nr = DIV_ROUND_UP(r->wl->pattern.max_size, PAGE_SIZE);
+	struct blkgen_slot *s;
+	unsigned int i, k;
+
+	s = kzalloc_node(sizeof(*s), GFP_KERNEL, node);
+	if (!s)
+		return NULL;
+	s->run = r;
+	s->pages = kcalloc_node(nr, sizeof(*s->pages), GFP_KERNEL, node);
+	s->bvec = kcalloc_node(nr, sizeof(*s->bvec), GFP_KERNEL, node);
+	bio_init(&s->bio, NULL, s->bvec, nr, 0);
+	if (!s->pages || !s->bvec)
+		goto out_free;
+	for (i = 0; i < nr; i++) {
+		u64 *p;
+
+		s->pages[i] = alloc_pages_node(node, GFP_KERNEL, 0);
+		if (!s->pages[i])
+			goto out_free;
+		s->nr_pages++;
+		/* Incompressible data: what writes put on the media. */
+		p = page_address(s->pages[i]);
+		for (k = 0; k < PAGE_SIZE / sizeof(*p); k++)
+			p[k] = blkgen_rng_next(fill);
+	}
+	return s;
+
+out_free:
+	blkgen_slot_free(s);
+	return NULL;
+}
+
+/**
+ * blkgen_worker_create() - Allocate a worker and its kthread (not started).
+ * @job: the job, with wl_run and nr_wl_run set and devices open
+ * @index: worker number in the job
+ * @cpu: CPU to bind to
+ *
+ * Each workload's depth is split evenly over the job's workers (the first
+ * depth % nr_workers workers get one more), as is io_limit.
+ *
+ * Context: process context, job->lock held.
+ * Return: the worker, or an ERR_PTR.
+ */
+struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
+					   unsigned int index,
+					   unsigned int cpu)
+{
+	unsigned int nw = job->nr_workers, i, j;
+	int node = cpu_to_node(cpu);
+	struct blkgen_worker *w;
+	struct blkgen_rng fill;
+	int ret = -ENOMEM;
+
+	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	init_llist_head(&w->done);
+	w->job = job;
+	w->index = index;
+	w->cpu = cpu;
+	w->nr_wl = job->nr_wl_run;
+	w->run = kcalloc_node(w->nr_wl, sizeof(*w->run), GFP_KERNEL, node);
+	w->stats = kvcalloc(w->nr_wl, sizeof(*w->stats), GFP_KERNEL);
+	if (!w->run || !w->stats)
+		goto out_free;
+
+	blkgen_rng_seed(&fill, job->run_seed, ~0ULL - index);
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_workload *wl = job->wl_run[i];
+		struct blkgen_wl_run *r = &w->run[i];
+
+		r->wl = wl;
+		r->w = w;
+		r->stats = &w->stats[i];
+		blkgen_hist_reset(&r->stats->lat[0]);
+		blkgen_hist_reset(&r->stats->lat[1]);
+		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
+				   (u64)index << 32 | i);
+		r->quota = U64_MAX;
+		if (job->io_limit) {
+			u32 rem;
+
+			r->quota = div_u64_rem(job->io_limit, nw, &rem);
+			r->quota += index < rem;
+		}
+		if (wl->polled) {
+			r->opf |= REQ_POLLED;
+			w->polled = true;
+		}
+		if (wl->fua)
+			r->wopf |= REQ_FUA;
+		r->nr_slots = wl->depth / nw + (index < wl->depth % nw);
+		if (!r->nr_slots)
+			continue;
+		r->slots = kcalloc_node(r->nr_slots, sizeof(*r->slots),
+					GFP_KERNEL, node);
+		if (!r->slots)
+			goto out_free;
+		for (j = 0; j < r->nr_slots; j++) {
+			r->slots[j] = blkgen_slot_alloc(r, node, &fill);
+			if (!r->slots[j])
+				goto out_free;
+		}
+	}
+
+	w->task = kthread_create_on_cpu(blkgen_worker_fn, w, cpu,
+					"blkgen/%u");
+	if (IS_ERR(w->task)) {
+		ret = PTR_ERR(w->task);
+		w->task = NULL;
+		goto out_free;
+	}
+	get_task_struct(w->task);
+	return w;
+
+out_free:
+	blkgen_worker_free_io(w);
+	blkgen_worker_destroy(w);
+	return ERR_PTR(ret);
+}
+
+/**
+ * blkgen_worker_start() - Let a created worker run.
+ * @w: worker
+ * Return: 0.
+ */
+int blkgen_worker_start(struct blkgen_worker *w)
+{
+	wake_up_process(w->task);
+	return 0;
+}
+
+/**
+ * blkgen_worker_wake() - Make a worker look at job->stop now.
+ * @w: worker
+ */
+void blkgen_worker_wake(struct blkgen_worker *w)
+{
+	if (w->task)
+		wake_up_process(w->task);
+}
+
+/**
+ * blkgen_worker_stop() - End a worker's kthread and drop its task.
+ * @w: worker that has called blkgen_job_worker_done() or never ran
+ * Context: process context; sleeps until the kthread has exited.
+ */
+void blkgen_worker_stop(struct blkgen_worker *w)
+{
+	if (!w->task)
+		return;
+	kthread_stop(w->task);
+	put_task_struct(w->task);
+	w->task = NULL;
+}
+
+/**
+ * blkgen_worker_free_io() - Free a stopped worker's slots and buffers.
+ * @w: worker; no I/O of it may be in flight or in an end_io handler
+ */
+void blkgen_worker_free_io(struct blkgen_worker *w)
+{
+	unsigned int i, j;
+
+	if (!w->run)
+		return;
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		if (!r->slots)
+			continue;
+		for (j = 0; j < r->nr_slots; j++)
+			blkgen_slot_free(r->slots[j]);
+		kfree(r->slots);
+		r->slots = NULL;
+	}
+}
+
+/**
+ * blkgen_worker_destroy() - Free a worker after blkgen_worker_free_io().
+ * @w: worker, or NULL
+ */
+void blkgen_worker_destroy(struct blkgen_worker *w)
+{
+	if (!w)
+		return;
+	kfree(w->run);
+	kvfree(w->stats);
+	kfree(w);
+}
+
+/**
+ * blkgen_worker_stats() - A worker's results for one workload.
+ * @w: worker
+ * @wl: workload index
+ * Return: the statistics, updated concurrently while the worker runs.
+ */
+const struct blkgen_stats *blkgen_worker_stats(struct blkgen_worker *w,
+					       unsigned int wl)
+{
+	return &w->stats[wl];
+}
