@@ -30,7 +30,7 @@ rc=0
 for f in "$@"; do
 	extra=()
 	case $f in
-	*/compat.h) extra=(--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON) ;;
+	*/compat.h) extra=(--ignore "LINUX_VERSION_CODE,CONSTANT_COMPARISON") ;;
 	esac
 	"$dir/scripts/checkpatch.pl" --quiet "${extra[@]}" -f "$f" || rc=1
 done
