@@ -44,7 +44,7 @@ done
 copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
 
 # Kernel modules: each wanted module and its dependencies, decompressed.
-want="configfs null_blk nvme ${VM_MODULES:-}"
+want="configfs null_blk nvme ext4 crc32c_generic ${VM_MODULES:-}"
 for m in $want; do
 	modprobe -S "$rel" --show-depends "$m" 2>/dev/null || {
 		echo "mkinitramfs: $rel has no module $m" >&2
