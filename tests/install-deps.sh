@@ -16,7 +16,7 @@ pkgs=(
 	linux-headers-amd64 linux-image-amd64		# Debian 6.1
 	linux-headers-6.12-amd64 linux-image-6.12-amd64	# Debian 6.12
 	qemu-system-x86 busybox-static cpio xz-utils kmod	# the test VM
-	fio blktrace					# witnesses in the VM
+	fio blktrace dmsetup				# witnesses and faults in the VM
 )
 
 if [ "${1:-}" = --list ]; then

@@ -38,13 +38,13 @@ copy_exe() {
 copy_exe /bin/busybox /bin/busybox
 copy_exe /usr/bin/bash /usr/bin/bash
 ln -s ../usr/bin/bash "$root/bin/bash"
-for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse; do
+for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup; do
 	if [ -x "$exe" ]; then copy_exe "$exe"; fi
 done
 copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
 
 # Kernel modules: each wanted module and its dependencies, decompressed.
-want="configfs null_blk nvme ext4 crc32c_generic ${VM_MODULES:-}"
+want="configfs null_blk nvme dm_mod ext4 crc32c_generic ${VM_MODULES:-}"
 for m in $want; do
 	modprobe -S "$rel" --show-depends "$m" 2>/dev/null || {
 		echo "mkinitramfs: $rel has no module $m" >&2
