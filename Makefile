@@ -7,6 +7,7 @@
 #   make C=1             also run sparse over the module sources
 #   make check           the test suite (host, static checks, QEMU VMs)
 #   make check KERNELS=6.12   limit the VM tier to matching kernels
+#   make bench [KERNEL=6.12]   IOPS of blkgen, fio and a bare loop in the VM
 #   make vmshell [KERNEL=6.12] boot the test VM with an interactive shell
 #   make clean
 
@@ -17,7 +18,7 @@ KDIR ?= $(shell tests/vm/kdir.sh 2>/dev/null)
 V ?= 0
 C ?= 0
 
-.PHONY: all module tool unit check vmshell clean help
+.PHONY: all module tool unit check bench vmshell clean help
 
 all: module tool
 
@@ -37,6 +38,9 @@ unit:
 check:
 	KERNELS="$(KERNELS)" tests/check.sh
 
+bench: tool
+	KERNEL="$(KERNEL)" tests/bench/run.sh
+
 vmshell: tool
 	tests/vm/run.sh --shell $(if $(KERNEL),--kernel $(KERNEL))
 
@@ -49,4 +53,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'

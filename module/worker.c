@@ -21,7 +21,7 @@
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
  * @run: the workload run this slot serves
- * @start_ns: intended start (submission) time
+ * @start_ns: intended start: the submission time of its batch
  * @end_ns: completion time, stamped by the end_io handler
  * @size: bytes of the I/O in flight
  * @write: the I/O is a write
@@ -113,16 +113,20 @@ static void blkgen_end_io(struct bio *bio)
 		wake_up_process(w->task);
 }
 
-/* Submit the slot's next I/O; false if the run no longer issues. */
-static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
+/*
+ * Submit the slot's next I/O; false if the run no longer issues. @now is
+ * read once per plugged batch, before the batch is built: no bio of the
+ * batch reaches the driver before it, so it is each I/O's submission time
+ * (generator time spent building the batch counts as latency).
+ */
+static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s,
+			 u64 now)
 {
 	struct blkgen_job *job = r->w->job;
 	struct blkgen_choice c;
 	unsigned int i, left, len;
 	blk_opf_t opf;
-	u64 now;
 
-	now = ktime_get_ns();
 	if (READ_ONCE(job->stop) || now >= job->t_deadline)
 		return false;
 	s->measured = now >= job->t_measure;
@@ -215,11 +219,13 @@ static int blkgen_worker_fn(void *data)
 	struct llist_node *list;
 	struct blk_plug plug;
 	unsigned int i, j;
+	u64 now;
 
 	blk_start_plug(&plug);
+	now = ktime_get_ns();
 	for (i = 0; i < w->nr_wl; i++)
 		for (j = 0; j < w->run[i].nr_slots; j++)
-			if (!blkgen_issue(&w->run[i], w->run[i].slots[j]))
+			if (!blkgen_issue(&w->run[i], w->run[i].slots[j], now))
 				break;
 	blk_finish_plug(&plug);
 
@@ -231,9 +237,10 @@ static int blkgen_worker_fn(void *data)
 		}
 		list = llist_reverse_order(list);
 		blk_start_plug(&plug);
+		now = ktime_get_ns();
 		llist_for_each_entry_safe(s, tmp, list, node) {
 			blkgen_account(s->run, s);
-			blkgen_issue(s->run, s);
+			blkgen_issue(s->run, s, now);
 		}
 		blk_finish_plug(&plug);
 		cond_resched();

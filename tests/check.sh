@@ -89,7 +89,15 @@ if [ "${VM:-1}" != 0 ]; then
 	for rel in "${kernels[@]}"; do
 		vmargs+=(--kernel "$rel")
 	done
-	[ ${#kernels[@]} -gt 0 ] && tests/vm/run.sh "${vmargs[@]}" --results "$results"
+	if [ ${#kernels[@]} -gt 0 ]; then
+		fails_before=$(grep -c '^FAIL' "$results")
+		tests/vm/run.sh "${vmargs[@]}" --results "$results"
+		rc=$?
+		# A runner that broke without recording why still fails the run.
+		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
+			echo "FAIL vm: tests/vm/run.sh exited $rc" | tee -a "$results"
+		fi
+	fi
 fi
 
 say "summary ($(( $(date +%s) - start )) s)"

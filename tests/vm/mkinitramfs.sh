@@ -85,6 +85,7 @@ VM_NULLB_ARGS='${VM_NULLB_ARGS:-}'
 VM_NVME_ARGS='${VM_NVME_ARGS:-}'
 VM_MODULES='${VM_MODULES:-}'
 VM_TEST_TIMEOUT='${VM_TEST_TIMEOUT:-300}'
+VM_CMD='${VM_CMD:-}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

@@ -23,6 +23,8 @@
 #   --module M       load another kernel module in the guest (repeatable)
 #   --file SRC:DEST  copy a host file into the guest (repeatable)
 #   --append ARGS    extra kernel command line
+#   --run CMD        run CMD in the guest instead of the suites and show
+#                    its output (used by make bench)
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,12 +37,12 @@ timeout_s=1200
 cpus=2
 mem=2048
 append=
-export VM_TESTS='' VM_MODULES='' VM_FILES=''
+export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD=''
 export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -58,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--module) VM_MODULES="$VM_MODULES $2"; shift ;;
 	--file) VM_FILES="$VM_FILES $2"; shift ;;
 	--append) append="$append $2"; shift ;;
+	--run) mode='cmd'; VM_CMD=$2; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown option $1" >&2; usage ;;
 	esac
@@ -117,8 +120,15 @@ for rel in "${rels[@]}"; do
 
 	echo "== $rel: booting (log: ${log#"$top"/})"
 	start=$(date +%s)
+	if [ "$mode" = cmd ]; then
+		timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
+			-serial stdio < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
+			grep --line-buffered -vE '^\[ *[0-9.]+\] ' | sed -u "s/^/[$rel] /"
+		grep -q '^blkgen-vm: command exited 0' "$log" || status=1
+		continue
+	fi
 	timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
-		-serial stdio < /dev/null 2>&1 | tr -d '\r' | tee "$log" |
+		-serial stdio < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 		grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
 		sed -u "s/^/[$rel] /"
 	qrc=${PIPESTATUS[0]}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The bench, run inside the VM (tests/bench/run.sh boots it): 4 KiB random
+# reads on null_blk (irqmode=0) from CPU 0, SECS seconds each, best of
+# ROUNDS. blkgen at depth 1 and 32; fio io_uring (fixed buffers,
+# registered files, batched submission) and fio libaio at the same depths;
+# the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers.
+# Prints "bench: NAME IOPS" lines, then the ratios.
+set -u
+dev=${BENCH_DEV:-/dev/nullb0}
+secs=${BENCH_SECS:-10}
+rounds=${BENCH_ROUNDS:-2}
+here=$(cd "$(dirname "$0")" && pwd)
+cfs=/sys/kernel/config/blkgen
+declare -A best
+
+record() {
+	local name=$1 iops=$2
+	echo "bench: round $3 $name $iops"
+	if [ -z "${best[$name]:-}" ] || [ "$iops" -gt "${best[$name]}" ]; then
+		best[$name]=$iops
+	fi
+}
+
+blkgen_iops() {
+	local cpus=$1 depth=$2 reads
+	mkdir $cfs/b
+	echo "$cpus" > $cfs/b/cpus
+	echo 1000 > $cfs/b/warmup_ms
+	echo $((secs * 1000)) > $cfs/b/duration_ms
+	mkdir $cfs/b/workloads/w
+	echo "$dev" > $cfs/b/workloads/w/device
+	echo "$depth" > $cfs/b/workloads/w/depth
+	echo start > $cfs/b/state
+	while [ "$(cat $cfs/b/state)" = running ]; do sleep 0.2; done
+	reads=$(cat /sys/kernel/blkgen/b/w/read_ios)
+	rmdir $cfs/b/workloads/w $cfs/b
+	echo $((reads / secs))
+}
+
+fio_iops() {
+	local engine=$1 depth=$2 extra=()
+	[ "$engine" = io_uring ] && extra=(--fixedbufs=1 --registerfiles=1)
+	fio --name=bench --filename="$dev" --direct=1 --rw=randread --bs=4k \
+		--ioengine="$engine" "${extra[@]}" --iodepth="$depth" \
+		--iodepth_batch_submit="$depth" --iodepth_batch_complete_min=1 \
+		--cpus_allowed=0 --ramp_time=1 --runtime="$secs" --time_based \
+		--norandommap --randrepeat=0 --output-format=json 2>/dev/null |
+		awk -F: '/"iops"/ { gsub(/[ ,]/, "", $2); printf "%d\n", $2; exit }'
+}
+
+bare_iops() {
+	insmod "$here/blkgen_bare.ko" dev="$dev" depth="$1" seconds="$secs" cpu=0 || return 1
+	rmmod blkgen_bare
+	dmesg | sed -n 's/.*blkgen_bare: .* \([0-9]*\) IOPS$/\1/p' | tail -n 1
+}
+
+modprobe blkgen || exit 1
+for r in $(seq "$rounds"); do
+	for d in 1 32; do
+		record "blkgen-qd$d" "$(blkgen_iops 0 $d)" "$r"
+		record "io_uring-qd$d" "$(fio_iops io_uring $d)" "$r"
+		record "libaio-qd$d" "$(fio_iops libaio $d)" "$r"
+		record "bare-qd$d" "$(bare_iops $d)" "$r"
+	done
+	record "blkgen-2workers-qd64" "$(blkgen_iops 0-1 64)" "$r"
+done
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'
+}
+echo "bench: best of $rounds rounds, ${secs}s each, 4k random reads on $dev, CPU 0"
+for name in blkgen-qd1 blkgen-qd32 io_uring-qd1 io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
+	printf 'bench: %-22s %10s IOPS\n' "$name" "${best[$name]}"
+done
+for d in 1 32; do
+	echo "bench: qd$d blkgen/io_uring $(ratio "${best[blkgen-qd$d]}" "${best[io_uring-qd$d]}")" \
+	     " blkgen/libaio $(ratio "${best[blkgen-qd$d]}" "${best[libaio-qd$d]}")" \
+	     " blkgen/bare $(ratio "${best[blkgen-qd$d]}" "${best[bare-qd$d]}")"
+done
+echo "bench: two workers / one (qd32 each) $(ratio "${best[blkgen-2workers-qd64]}" "${best[blkgen-qd32]}")"
