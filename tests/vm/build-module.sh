@@ -18,8 +18,9 @@ cp -u "$top/Kbuild" "$out/"
 mkdir -p "$out/module" "$out/uapi/linux"
 cp -u "$top"/module/Kbuild "$top"/module/*.[ch] "$out/module/"
 cp -u "$top"/uapi/linux/*.h "$out/uapi/linux/"
-# Remove sources that no longer exist in the tree.
+# Remove sources that no longer exist in the tree (not kbuild's *.mod.c).
 for f in "$out"/module/*.[ch]; do
+	case $f in *.mod.c) continue ;; esac
 	[ -e "$top/module/$(basename "$f")" ] || rm -f "$f" "${f%.c}.o"
 done
 
