@@ -24,8 +24,11 @@
 #include <linux/cpumask.h>
 #include <linux/kobject.h>
 #include <linux/llist.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
+
+#include "../uapi/linux/blkgen.h"
 
 #include "compat.h"
 #include "hist.h"
@@ -57,6 +60,10 @@ enum blkgen_arrival {
  * @bytes: their bytes
  * @errors: I/Os completed with an error
  * @lat: latency histograms per direction
+ * @ival: closed intervals, a ring of @ival_cap records by index % cap
+ * @ival_cap: records in @ival
+ * @ival_cur: index of the open interval (all before it are closed)
+ * @ival_open: the open interval's accumulators
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -65,6 +72,10 @@ struct blkgen_stats {
 	u64 bytes[2];
 	u64 errors;
 	struct blkgen_lat_hist lat[2];
+	struct blkgen_interval *ival;
+	u32 ival_cap;
+	u64 ival_cur;
+	struct blkgen_interval ival_open;
 };
 
 struct blkgen_job;
@@ -153,6 +164,8 @@ struct blkgen_workload {
  * @t_measure: end of warmup: the measured window starts here
  * @t_deadline: end of the measured window, U64_MAX if none
  * @t_end: when the run ended, 0 while running
+ * @interval_ns: @interval_ms in ns, for the run
+ * @ival_cap: interval records kept per worker and workload in this run
  */
 struct blkgen_job {
 	struct config_group group;
@@ -188,7 +201,24 @@ struct blkgen_job {
 	u64 t_measure;
 	u64 t_deadline;
 	u64 t_end;
+	u64 interval_ns;
+	u32 ival_cap;
 };
+
+/**
+ * blkgen_ival_slot() - Where interval @index is kept in a worker's ring.
+ * @st: a worker's statistics for one workload
+ * @index: interval number from the start of the measured window
+ * Return: the ring entry.
+ */
+static inline struct blkgen_interval *
+blkgen_ival_slot(const struct blkgen_stats *st, u64 index)
+{
+	u32 rem;
+
+	div_u64_rem(index, st->ival_cap, &rem);
+	return &st->ival[rem];
+}
 
 /* configfs.c */
 int blkgen_configfs_init(void);
@@ -216,6 +246,9 @@ void blkgen_worker_wake(struct blkgen_worker *w);
 void blkgen_worker_stop(struct blkgen_worker *w);
 const struct blkgen_stats *blkgen_worker_stats(struct blkgen_worker *w,
 					       unsigned int wl);
+u64 blkgen_job_nr_intervals(struct blkgen_job *job);
+void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
+			 struct blkgen_interval *out);
 int blkgen_worker_start(struct blkgen_worker *w);
 
 /* sysfs.c */

@@ -119,4 +119,16 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 #endif
 }
 
+/*
+ * Binary sysfs attributes: their callbacks and tables became const in the
+ * 6.13 to 6.16 series (transitional read_new/bin_attrs_new in between).
+ * 6.1 and 6.12 take the non-const forms; the cut-off for the const ones is
+ * a best guess, untested here.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define BLKGEN_BIN_CONST const
+#else
+#define BLKGEN_BIN_CONST
+#endif
+
 #endif /* _BLKGEN_COMPAT_H */

@@ -16,6 +16,11 @@ module_param(max_buffer_mb, uint, 0644);
 MODULE_PARM_DESC(max_buffer_mb,
 		 "Largest I/O buffer memory of a job, in MiB (default 256)");
 
+static unsigned int max_intervals = 3600;
+module_param(max_intervals, uint, 0644);
+MODULE_PARM_DESC(max_intervals,
+		 "Time-series records kept per workload (default 3600)");
+
 static void blkgen_job_finish_work(struct work_struct *work);
 
 /**
@@ -285,6 +290,12 @@ int blkgen_job_start(struct blkgen_job *job)
 		goto out_close;
 	}
 	job->run_seed = job->seed ? job->seed : get_random_u64();
+	job->interval_ns = job->interval_ms * NSEC_PER_MSEC;
+	job->ival_cap = max(max_intervals, 2U);
+	if (job->duration_ms)
+		job->ival_cap = min_t(u64, job->ival_cap,
+				      div64_u64(job->duration_ms,
+						job->interval_ms) + 2);
 	i = 0;
 	for_each_cpu(cpu, job->cpus) {
 		struct blkgen_worker *w = blkgen_worker_create(job, i, cpu);
@@ -402,4 +413,76 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
 		return 0;
 	return div_u64(min(end, job->t_deadline) - job->t_measure,
 		       NSEC_PER_MSEC);
+}
+
+/**
+ * blkgen_job_nr_intervals() - Number of finished intervals of the run.
+ * @job: the job, job->lock held
+ * Return: intervals from the start of the measured window; while running,
+ * those whose end has passed; after the run, all (the last may be short).
+ */
+u64 blkgen_job_nr_intervals(struct blkgen_job *job)
+{
+	unsigned int i, j;
+	u64 n = 0, now;
+
+	if (!job->nr_workers || !job->interval_ns)
+		return 0;
+	if (job->state == BLKGEN_RUNNING) {
+		now = min(ktime_get_ns(), job->t_deadline);
+		if (now <= job->t_measure)
+			return 0;
+		return div64_u64(now - job->t_measure, job->interval_ns);
+	}
+	for (i = 0; i < job->nr_workers; i++) {
+		for (j = 0; j < job->nr_wl_run; j++) {
+			const struct blkgen_stats *st;
+
+			st = blkgen_worker_stats(job->workers[i], j);
+			n = max(n, READ_ONCE(st->ival_cur));
+		}
+	}
+	return n;
+}
+
+/**
+ * blkgen_job_interval() - One interval of a workload, summed over workers.
+ * @job: the job, job->lock held
+ * @wl: workload index in the run
+ * @index: interval number, below blkgen_job_nr_intervals()
+ * @out: the record
+ */
+void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
+			 struct blkgen_interval *out)
+{
+	unsigned int i, d;
+
+	memset(out, 0, sizeof(*out));
+	out->start_ms = index * job->interval_ms;
+	for (i = 0; i < job->nr_workers; i++) {
+		const struct blkgen_stats *st;
+		const struct blkgen_interval *src;
+		u64 cur;
+
+		st = blkgen_worker_stats(job->workers[i], wl);
+		cur = READ_ONCE(st->ival_cur);
+		smp_rmb();	/* pairs with the worker's smp_wmb() */
+		if (index < cur && index + st->ival_cap >= cur)
+			src = blkgen_ival_slot(st, index);
+		else if (index == cur)
+			src = &st->ival_open;	/* a worker that lags */
+		else
+			continue;
+		for (d = 0; d < 2; d++) {
+			out->ios[d] += src->ios[d];
+			out->bytes[d] += src->bytes[d];
+			out->lat_sum_ns[d] += src->lat_sum_ns[d];
+			out->lat_max_ns[d] = max(out->lat_max_ns[d],
+						 src->lat_max_ns[d]);
+		}
+		out->errors += src->errors;
+		out->length_ms = max_t(u32, out->length_ms, src->length_ms);
+	}
+	if (!out->length_ms)
+		out->length_ms = job->interval_ms;
 }

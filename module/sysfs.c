@@ -141,6 +141,121 @@ BLKGEN_COUNTER_ATTR(read_bytes, BLKGEN_READ_BYTES);
 BLKGEN_COUNTER_ATTR(write_bytes, BLKGEN_WRITE_BYTES);
 BLKGEN_COUNTER_ATTR(errors, BLKGEN_ERRORS);
 
+#define BLKGEN_HIST_FILE_SIZE						\
+	(sizeof(struct blkgen_hist) + BLKGEN_HIST_NR_BINS * sizeof(__u64))
+
+/* Merge the workers' histograms of one direction into the uapi layout. */
+static struct blkgen_hist *blkgen_hist_export(struct blkgen_workload *wl,
+					      int dir)
+{
+	struct blkgen_job *job = wl->job;
+	struct blkgen_lat_hist *sum;
+	struct blkgen_hist *out;
+	unsigned int i;
+
+	BUILD_BUG_ON(BLKGEN_HIST_BINS != BLKGEN_HIST_NR_BINS);
+	BUILD_BUG_ON(sizeof(struct blkgen_hist) != 48);
+	sum = kvmalloc(sizeof(*sum), GFP_KERNEL);
+	out = kvzalloc(BLKGEN_HIST_FILE_SIZE, GFP_KERNEL);
+	if (!sum || !out) {
+		kvfree(sum);
+		kvfree(out);
+		return NULL;
+	}
+	blkgen_hist_reset(sum);
+	mutex_lock(&job->lock);
+	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
+		for (i = 0; i < job->nr_workers; i++) {
+			const struct blkgen_stats *st;
+
+			st = blkgen_worker_stats(job->workers[i], wl->index);
+			blkgen_hist_merge(sum, &st->lat[dir]);
+		}
+	}
+	mutex_unlock(&job->lock);
+
+	out->magic = cpu_to_le32(BLKGEN_HIST_MAGIC);
+	out->version = cpu_to_le16(BLKGEN_HIST_VERSION);
+	out->sub_bits = cpu_to_le16(BLKGEN_HIST_SUB_BITS);
+	out->nr_bins = cpu_to_le32(BLKGEN_HIST_NR_BINS);
+	/* count is the sum of the bins even when read during a run. */
+	sum->count = 0;
+	for (i = 0; i < BLKGEN_HIST_NR_BINS; i++) {
+		out->bins[i] = cpu_to_le64(sum->bins[i]);
+		sum->count += sum->bins[i];
+	}
+	out->count = cpu_to_le64(sum->count);
+	out->sum_ns = cpu_to_le64(sum->sum_ns);
+	out->min_ns = cpu_to_le64(sum->count ? sum->min_ns : 0);
+	out->max_ns = cpu_to_le64(sum->max_ns);
+	kvfree(sum);
+	return out;
+}
+
+static ssize_t blkgen_hist_read(struct kobject *kobj, int dir, char *buf,
+				loff_t off, size_t count)
+{
+	struct blkgen_hist *h;
+
+	if (off >= BLKGEN_HIST_FILE_SIZE)
+		return 0;
+	count = min_t(size_t, count, BLKGEN_HIST_FILE_SIZE - off);
+	h = blkgen_hist_export(kobj_to_wl(kobj), dir);
+	if (!h)
+		return -ENOMEM;
+	memcpy(buf, (char *)h + off, count);
+	kvfree(h);
+	return count;
+}
+
+static ssize_t read_lat_hist_read(struct file *file, struct kobject *kobj,
+				  BLKGEN_BIN_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
+{
+	return blkgen_hist_read(kobj, 0, buf, off, count);
+}
+
+static ssize_t write_lat_hist_read(struct file *file, struct kobject *kobj,
+				   BLKGEN_BIN_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
+{
+	return blkgen_hist_read(kobj, 1, buf, off, count);
+}
+
+/* One struct blkgen_interval per finished interval, the newest kept. */
+static ssize_t intervals_read(struct file *file, struct kobject *kobj,
+			      BLKGEN_BIN_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count)
+{
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+	struct blkgen_job *job = wl->job;
+	const size_t rec = sizeof(struct blkgen_interval);
+	struct blkgen_interval iv;
+	u64 n, first, i;
+	size_t done = 0;
+
+	mutex_lock(&job->lock);
+	if (wl->index >= job->nr_wl_run || job->wl_run[wl->index] != wl)
+		goto out_unlock;
+	n = blkgen_job_nr_intervals(job);
+	first = n > job->ival_cap ? n - job->ival_cap : 0;
+	for (i = div_u64(off, rec); first + i < n && done < count; i++) {
+		size_t skip = off + done - i * rec;
+		size_t len = min(rec - skip, count - done);
+
+		blkgen_job_interval(job, wl->index, first + i, &iv);
+		memcpy(buf + done, (char *)&iv + skip, len);
+		done += len;
+	}
+out_unlock:
+	mutex_unlock(&job->lock);
+	return done;
+}
+
+static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
+static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
+static BIN_ATTR_RO(intervals, 0);
+
 static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_read_ios.attr,
 	&blkgen_attr_write_ios.attr,
@@ -149,7 +264,24 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_errors.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(blkgen_wl);
+
+static BLKGEN_BIN_CONST struct bin_attribute *BLKGEN_BIN_CONST
+blkgen_wl_bin_attrs[] = {
+	&bin_attr_read_lat_hist,
+	&bin_attr_write_lat_hist,
+	&bin_attr_intervals,
+	NULL,
+};
+
+static const struct attribute_group blkgen_wl_group = {
+	.attrs		= blkgen_wl_attrs,
+	.bin_attrs	= blkgen_wl_bin_attrs,
+};
+
+static const struct attribute_group *blkgen_wl_groups[] = {
+	&blkgen_wl_group,
+	NULL,
+};
 
 static void blkgen_wl_kobj_release(struct kobject *kobj)
 {

@@ -58,6 +58,7 @@ struct blkgen_slot {
  * @slots: the slots
  * @nr_slots: entries in @slots
  * @quota: measured I/Os left to issue (U64_MAX: no io_limit)
+ * @ival_end: end of the open interval (ktime ns)
  * @errors_in_row: consecutive failed I/Os
  * @opf: flags added to every bio (REQ_POLLED)
  * @wopf: flags added to writes (REQ_FUA)
@@ -70,6 +71,7 @@ struct blkgen_wl_run {
 	struct blkgen_slot **slots;
 	unsigned int nr_slots;
 	u64 quota;
+	u64 ival_end;
 	unsigned int errors_in_row;
 	blk_opf_t opf;
 	blk_opf_t wopf;
@@ -157,15 +159,57 @@ static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	return true;
 }
 
+/* Close the open interval and every empty one up to the one holding @t. */
+static void blkgen_ival_advance(struct blkgen_wl_run *r, u64 t)
+{
+	struct blkgen_job *job = r->w->job;
+	struct blkgen_stats *st = r->stats;
+	u64 behind;
+
+	behind = div64_u64(t - r->ival_end, job->interval_ns) + 1;
+	if (behind > st->ival_cap) {
+		/* Skip what the ring could not hold anyway. */
+		st->ival_cur += behind - st->ival_cap;
+		r->ival_end += (behind - st->ival_cap) * job->interval_ns;
+		memset(&st->ival_open, 0, sizeof(st->ival_open));
+	}
+	while (t >= r->ival_end) {
+		st->ival_open.start_ms = st->ival_cur * job->interval_ms;
+		st->ival_open.length_ms = job->interval_ms;
+		*blkgen_ival_slot(st, st->ival_cur) = st->ival_open;
+		memset(&st->ival_open, 0, sizeof(st->ival_open));
+		smp_wmb();	/* the record before the index that shows it */
+		WRITE_ONCE(st->ival_cur, st->ival_cur + 1);
+		r->ival_end += job->interval_ns;
+	}
+}
+
+/* The interval an I/O completing at @end counts in. */
+static struct blkgen_interval *blkgen_ival(struct blkgen_wl_run *r, u64 end)
+{
+	u64 deadline = r->w->job->t_deadline;
+
+	/* Drained after the window: counted in its last interval. */
+	if (end >= deadline)
+		end = deadline - 1;
+	if (unlikely(end >= r->ival_end))
+		blkgen_ival_advance(r, end);
+	return &r->stats->ival_open;
+}
+
 static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
 	struct blkgen_stats *st = r->stats;
+	struct blkgen_interval *iv;
+	u64 lat;
 
 	s->inflight = false;
 	r->w->inflight--;
 	if (unlikely(s->status != BLK_STS_OK)) {
-		if (s->measured)
+		if (s->measured) {
 			st->errors++;
+			blkgen_ival(r, s->end_ns)->errors++;
+		}
 		if (++r->errors_in_row == BLKGEN_MAX_ERRORS) {
 			int err = blk_status_to_errno(s->status);
 
@@ -182,9 +226,44 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	r->errors_in_row = 0;
 	if (!s->measured)
 		return;
+	lat = s->end_ns - s->start_ns;
 	st->ios[s->write]++;
 	st->bytes[s->write] += s->size;
-	blkgen_hist_record(&st->lat[s->write], s->end_ns - s->start_ns);
+	blkgen_hist_record(&st->lat[s->write], lat);
+	iv = blkgen_ival(r, s->end_ns);
+	iv->ios[s->write]++;
+	iv->bytes[s->write] += s->size;
+	iv->lat_sum_ns[s->write] += lat;
+	if (lat > iv->lat_max_ns[s->write])
+		iv->lat_max_ns[s->write] = lat;
+}
+
+/*
+ * End of the run for this worker: close the open interval, shortened to
+ * the end of the measured window (or now, if the run stopped earlier).
+ */
+static void blkgen_ival_finish(struct blkgen_worker *w)
+{
+	struct blkgen_job *job = w->job;
+	u64 end = min(ktime_get_ns(), job->t_deadline);
+	unsigned int i;
+
+	if (end <= job->t_measure)
+		return;
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+		struct blkgen_stats *st = r->stats;
+		u64 start;
+
+		blkgen_ival(r, end - 1);
+		start = r->ival_end - job->interval_ns;
+		st->ival_open.start_ms = st->ival_cur * job->interval_ms;
+		st->ival_open.length_ms = DIV_ROUND_UP_ULL(end - start,
+							   NSEC_PER_MSEC);
+		*blkgen_ival_slot(st, st->ival_cur) = st->ival_open;
+		smp_wmb();	/* as in blkgen_ival_advance() */
+		WRITE_ONCE(st->ival_cur, st->ival_cur + 1);
+	}
 }
 
 /* Nothing completed yet: reap polled I/O, or sleep until end_io wakes us. */
@@ -221,6 +300,9 @@ static int blkgen_worker_fn(void *data)
 	unsigned int i, j;
 	u64 now;
 
+	for (i = 0; i < w->nr_wl; i++)
+		w->run[i].ival_end = w->job->t_measure + w->job->interval_ns;
+
 	blk_start_plug(&plug);
 	now = ktime_get_ns();
 	for (i = 0; i < w->nr_wl; i++)
@@ -246,6 +328,7 @@ static int blkgen_worker_fn(void *data)
 		cond_resched();
 	}
 
+	blkgen_ival_finish(w);
 	blkgen_job_worker_done(w->job);
 	/* Stay until kthread_stop(): finish_work owns our teardown. */
 	for (;;) {
@@ -353,6 +436,12 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->stats = &w->stats[i];
 		blkgen_hist_reset(&r->stats->lat[0]);
 		blkgen_hist_reset(&r->stats->lat[1]);
+		r->stats->ival_cap = job->ival_cap;
+		r->stats->ival = kvcalloc(job->ival_cap,
+					  sizeof(*r->stats->ival), GFP_KERNEL);
+		if (!r->stats->ival)
+			goto out_free;
+
 		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
 				   (u64)index << 32 | i);
 		r->quota = U64_MAX;
@@ -461,9 +550,13 @@ void blkgen_worker_free_io(struct blkgen_worker *w)
  */
 void blkgen_worker_destroy(struct blkgen_worker *w)
 {
+	unsigned int i;
+
 	if (!w)
 		return;
 	kfree(w->run);
+	for (i = 0; w->stats && i < w->nr_wl; i++)
+		kvfree(w->stats[i].ival);
 	kvfree(w->stats);
 	kfree(w);
 }

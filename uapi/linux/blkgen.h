@@ -42,4 +42,32 @@ struct blkgen_hist {
 	__u64 bins[];
 };
 
+/**
+ * struct blkgen_interval - one time-series record of WL/intervals
+ * @start_ms: start of the interval, ms after the measured window began
+ * @length_ms: its length (interval_ms, less for the last one of a run)
+ * @reserved: zero
+ * @ios: I/Os completed without error in it, [0] reads, [1] writes
+ * @bytes: their bytes
+ * @lat_sum_ns: sum of their latencies
+ * @lat_max_ns: largest latency
+ * @errors: I/Os completed with an error
+ *
+ * An I/O belongs to the interval in which it completed (completions after
+ * the end of the measured window count in its last interval). The file
+ * holds one record per finished interval, oldest first, at most the
+ * module's max_intervals most recent ones; records are sized
+ * sizeof(struct blkgen_interval) (88 bytes in version 1).
+ */
+struct blkgen_interval {
+	__u64 start_ms;
+	__u32 length_ms;
+	__u32 reserved;
+	__u64 ios[2];
+	__u64 bytes[2];
+	__u64 lat_sum_ns[2];
+	__u64 lat_max_ns[2];
+	__u64 errors;
+};
+
 #endif /* _UAPI_LINUX_BLKGEN_H */
