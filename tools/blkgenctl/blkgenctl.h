@@ -6,31 +6,92 @@
 #define BLKGENCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include <linux/blkgen.h>
 
 #define BLKGENCTL_VERSION "0.1"
-
-#define BLKGEN_CONFIGFS "/sys/kernel/config/blkgen"
-#define BLKGEN_SYSFS	"/sys/kernel/blkgen"
 
 /* Exit codes, documented in Documentation/blkgenctl.rst. */
 enum {
 	EXIT_OK		= 0,	/* success */
-	EXIT_FAIL	= 1,	/* the operation failed (job failed, I/O error) */
+	EXIT_FAIL	= 1,	/* the operation or the job failed */
 	EXIT_USAGE	= 2,	/* bad command line or profile */
-	EXIT_NOMOD	= 3,	/* blkgen module not loaded / configfs not mounted */
+	EXIT_NOMOD	= 3,	/* module not loaded, configfs not mounted */
 };
 
 struct command {
 	const char *name;
+	const char *args;
 	const char *help;
 	int (*fn)(int argc, char **argv);
 };
 
-/* cfs.c: configfs and sysfs access */
+/* cfs.c: configfs and sysfs access; roots can be moved for tests */
+const char *cfs_root(void);	/* /sys/kernel/config/blkgen */
+const char *sfs_root(void);	/* /sys/kernel/blkgen */
 bool cfs_module_loaded(void);
 const char *cfs_missing_hint(void);
+int cfs_path(char *buf, size_t size, const char *dir, const char *name);
+int cfs_read_text(const char *path, char *buf, size_t size);
+int cfs_read_u64(const char *path, uint64_t *v);
+void *cfs_read_file(const char *path, size_t *size);
+int cfs_write(const char *path, const char *value);
+int cfs_list(const char *dir, char ***names);
+void cfs_free_list(char **names, int n);
+
+/* result.c: one job's results as read from sysfs */
+struct dir_result {
+	uint64_t ios;
+	uint64_t bytes;
+	struct blkgen_lat_hist lat;
+};
+
+struct wl_result {
+	char *name;
+	struct dir_result dir[2];	/* 0 read, 1 write */
+	uint64_t errors;
+	struct blkgen_interval *iv;
+	size_t nr_iv;
+};
+
+struct job_result {
+	char *name;
+	char state[32];
+	char error[256];
+	uint64_t elapsed_ms;
+	struct wl_result *wl;
+	int nr_wl;
+};
+
+int result_load(const char *job, struct job_result *r);
+void result_free(struct job_result *r);
+int hist_from_uapi(const void *buf, size_t size, struct blkgen_lat_hist *h);
+
+/* report.c: statistics of a histogram */
+extern const double report_percentiles[];
+extern const int report_nr_percentiles;
+uint64_t report_percentile(const struct blkgen_lat_hist *h, double pct);
+double report_mean(const struct blkgen_lat_hist *h);
+double report_stddev(const struct blkgen_lat_hist *h);
+
+/* print-*.c: output formats */
+struct print_ops {
+	const char *name;
+	void (*job)(const struct job_result *r);
+};
+
+extern const struct print_ops print_normal_ops;
+extern const struct print_ops print_json_ops;
+extern const struct print_ops print_csv_ops;
+const struct print_ops *print_ops_for(const char *fmt);
 
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
 
 #endif /* BLKGENCTL_H */

@@ -1,11 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * blkgenctl - access to blkgen's configfs and sysfs trees.
+ *
+ * BLKGEN_CONFIGFS and BLKGEN_SYSFS in the environment move the roots (the
+ * host tests point them at fabricated trees).
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "blkgenctl.h"
+
+const char *cfs_root(void)
+{
+	const char *e = getenv("BLKGEN_CONFIGFS");
+
+	return e && *e ? e : "/sys/kernel/config/blkgen";
+}
+
+const char *sfs_root(void)
+{
+	const char *e = getenv("BLKGEN_SYSFS");
+
+	return e && *e ? e : "/sys/kernel/blkgen";
+}
 
 static bool is_dir(const char *path)
 {
@@ -16,15 +39,157 @@ static bool is_dir(const char *path)
 
 bool cfs_module_loaded(void)
 {
-	return is_dir(BLKGEN_CONFIGFS) && is_dir(BLKGEN_SYSFS);
+	return is_dir(sfs_root());
 }
 
 /* Why the trees are missing, as advice to the user. */
 const char *cfs_missing_hint(void)
 {
+	if (getenv("BLKGEN_SYSFS"))
+		return "BLKGEN_SYSFS does not name a directory";
 	if (!is_dir("/sys/kernel/config"))
 		return "configfs is not mounted: mount -t configfs none /sys/kernel/config";
-	if (!is_dir(BLKGEN_SYSFS))
-		return "the blkgen module is not loaded: modprobe blkgen (or insmod module/blkgen.ko)";
-	return BLKGEN_CONFIGFS " is missing: is configfs mounted?";
+	return "the blkgen module is not loaded: modprobe blkgen (or insmod module/blkgen.ko)";
+}
+
+/* dir/name into buf; -ENAMETOOLONG if it does not fit. */
+int cfs_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/%s", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Read a text attribute without its trailing newline; -errno on failure. */
+int cfs_read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = 0;
+	return 0;
+}
+
+int cfs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = cfs_read_text(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* A whole (binary) file in a malloc'ed buffer; NULL with errno set. */
+void *cfs_read_file(const char *path, size_t *size)
+{
+	size_t cap = 65536, len = 0;
+	char *buf = malloc(cap), *p;
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			p = realloc(buf, cap * 2);
+			if (!p)
+				goto out_fail;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0)
+			goto out_fail;
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	*size = len;
+	return buf;
+
+out_fail:
+	n = errno;
+	close(fd);
+	free(buf);
+	errno = n;
+	return NULL;
+}
+
+int cfs_write(const char *path, const char *value)
+{
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Subdirectories of dir, sorted; returns their number or -errno. */
+int cfs_list(const char *dir, char ***names)
+{
+	struct dirent **ents;
+	char path[4096];
+	int i, n, k = 0;
+
+	n = scandir(dir, &ents, NULL, by_name);
+	if (n < 0)
+		return -errno;
+	*names = calloc(n ? n : 1, sizeof(**names));
+	for (i = 0; i < n; i++) {
+		if (ents[i]->d_name[0] != '.' && *names) {
+			if (!cfs_path(path, sizeof(path), dir, ents[i]->d_name) &&
+			    is_dir(path))
+				(*names)[k++] = strdup(ents[i]->d_name);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!*names)
+		return -ENOMEM;
+	return k;
+}
+
+void cfs_free_list(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 }

@@ -1,47 +1,182 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkgenctl - commands on existing jobs.
+ * blkgenctl - commands on existing jobs: list, status, report, stop.
  */
-#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blkgenctl.h"
 
-static int by_name(const struct dirent **a, const struct dirent **b)
+static int need_module(void)
 {
-	return strcmp((*a)->d_name, (*b)->d_name);
+	if (cfs_module_loaded())
+		return 0;
+	fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+	return EXIT_NOMOD;
 }
 
-static int skip_dots(const struct dirent *d)
+static int job_error(const char *job, int err)
 {
-	return d->d_name[0] != '.';
+	if (err == -ENOENT)
+		fprintf(stderr, "blkgenctl: no job '%s' (blkgenctl list shows them)\n",
+			job);
+	else
+		fprintf(stderr, "blkgenctl: %s: %s\n", job, strerror(-err));
+	return EXIT_FAIL;
+}
+
+/* Parse "-o FMT" / "--output-format FMT"; returns optind or -1. */
+static int parse_output(int argc, char **argv, const char *usage,
+			const struct print_ops **ops)
+{
+	static const struct option opts[] = {
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			*ops = print_ops_for(optarg);
+			if (!*ops) {
+				fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			printf("usage: %s\n", usage);
+			exit(EXIT_OK);
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return -1;
+		}
+	}
+	return optind;
 }
 
 /* list: one job name per line, sorted. */
 int cmd_list(int argc, char **argv)
 {
-	struct dirent **names;
-	int i, n;
+	char **names;
+	int i, n, ret;
 
 	if (argc > 1) {
 		fprintf(stderr, "usage: blkgenctl list\n");
 		return EXIT_USAGE;
 	}
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		return EXIT_NOMOD;
-	}
-	n = scandir(BLKGEN_CONFIGFS, &names, skip_dots, by_name);
+	ret = need_module();
+	if (ret)
+		return ret;
+	n = cfs_list(sfs_root(), &names);
 	if (n < 0) {
-		perror("blkgenctl: " BLKGEN_CONFIGFS);
+		fprintf(stderr, "blkgenctl: %s: %s\n", sfs_root(), strerror(-n));
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < n; i++) {
-		printf("%s\n", names[i]->d_name);
-		free(names[i]);
+	for (i = 0; i < n; i++)
+		printf("%s\n", names[i]);
+	cfs_free_list(names, n);
+	return EXIT_OK;
+}
+
+static int status_one(const char *job)
+{
+	struct job_result r;
+	uint64_t ios = 0;
+	int i, ret;
+
+	ret = result_load(job, &r);
+	if (ret) {
+		result_free(&r);
+		return job_error(job, ret);
 	}
-	free(names);
+	for (i = 0; i < r.nr_wl; i++)
+		ios += r.wl[i].dir[0].ios + r.wl[i].dir[1].ios;
+	printf("%-16s %-8s %9.3f s %12" PRIu64 " I/Os %10.1f IOPS%s%s\n",
+	       r.name, r.state, r.elapsed_ms / 1e3, ios,
+	       r.elapsed_ms ? ios * 1000.0 / r.elapsed_ms : 0,
+	       r.error[0] ? "  error: " : "", r.error);
+	result_free(&r);
+	return EXIT_OK;
+}
+
+/* status [JOB...]: one line per job. */
+int cmd_status(int argc, char **argv)
+{
+	char **names;
+	int i, n, ret, rc = EXIT_OK;
+
+	ret = need_module();
+	if (ret)
+		return ret;
+	if (argc > 1) {
+		for (i = 1; i < argc; i++)
+			rc |= status_one(argv[i]);
+		return rc;
+	}
+	n = cfs_list(sfs_root(), &names);
+	if (n < 0)
+		return job_error(sfs_root(), n);
+	for (i = 0; i < n; i++)
+		rc |= status_one(names[i]);
+	cfs_free_list(names, n);
+	return rc;
+}
+
+/* report JOB [-o normal|json|csv] */
+int cmd_report(int argc, char **argv)
+{
+	const struct print_ops *ops = &print_normal_ops;
+	const char *usage = "blkgenctl report JOB [-o normal|json|csv]";
+	struct job_result r;
+	int i, ret;
+
+	i = parse_output(argc, argv, usage, &ops);
+	if (i < 0)
+		return EXIT_USAGE;
+	if (argc - i != 1) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return EXIT_USAGE;
+	}
+	ret = need_module();
+	if (ret)
+		return ret;
+	ret = result_load(argv[i], &r);
+	if (ret) {
+		result_free(&r);
+		return job_error(argv[i], ret);
+	}
+	ops->job(&r);
+	result_free(&r);
+	return EXIT_OK;
+}
+
+/* stop JOB: end a run and wait for its in-flight I/O. */
+int cmd_stop(int argc, char **argv)
+{
+	char path[4096];
+	int ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: blkgenctl stop JOB\n");
+		return EXIT_USAGE;
+	}
+	ret = need_module();
+	if (ret)
+		return ret;
+	if (strchr(argv[1], '/') ||
+	    snprintf(path, sizeof(path), "%s/%s/state", cfs_root(),
+		     argv[1]) >= (int)sizeof(path))
+		return job_error(argv[1], -ENOENT);
+	ret = cfs_write(path, "stop");
+	if (ret)
+		return job_error(argv[1], ret);
 	return EXIT_OK;
 }

@@ -18,9 +18,16 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ .name = "list",    .help = "List the jobs in configfs",	.fn = cmd_list },
-	{ .name = "version", .help = "Show the tool's version",	.fn = cmd_version },
-	{ .name = "help",    .help = "Show this help",			.fn = cmd_help },
+	{ "list", "", "List the jobs", cmd_list },
+	{ "status", "[JOB...]", "One line per job: state, time, I/Os, IOPS, error",
+	  cmd_status },
+	{ "report", "JOB [-o normal|json|csv]",
+	  "Results of a job: IOPS, bandwidth, latency and percentiles",
+	  cmd_report },
+	{ "stop", "JOB", "Stop a running job (waits for in-flight I/O)",
+	  cmd_stop },
+	{ "version", "", "Show the tool's version", cmd_version },
+	{ "help", "", "Show this help", cmd_help },
 	{ }
 };
 
@@ -30,7 +37,8 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: blkgenctl COMMAND [ARGS...]\n\ncommands:\n");
 	for (c = commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->help);
+		fprintf(f, "  %-8s %-26s %s\n", c->name, c->args, c->help);
+	fprintf(f, "\nexit status: 0 ok, 1 failed, 2 usage, 3 module not loaded\n");
 }
 
 static int cmd_help(int argc, char **argv)

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - CSV report: one row per workload and direction, columns in
+ * the spirit of vdbench's flatfile.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "blkgenctl.h"
+
+static void csv_job(const struct job_result *r)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	double secs = r->elapsed_ms / 1e3;
+	int i, d;
+
+	printf("job,workload,direction,state,elapsed_s,ios,bytes,iops,mb_per_s,"
+	       "bytes_per_io,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us,"
+	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors\n");
+	for (i = 0; i < r->nr_wl; i++) {
+		const struct wl_result *w = &r->wl[i];
+
+		for (d = 0; d < 2; d++) {
+			const struct dir_result *dr = &w->dir[d];
+			const struct blkgen_lat_hist *h = &dr->lat;
+
+			printf("%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64
+			       ",%.1f,%.3f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%" PRIu64 "\n",
+			       r->name, w->name, dir_name[d], r->state, secs,
+			       dr->ios, dr->bytes,
+			       secs > 0 ? dr->ios / secs : 0,
+			       secs > 0 ? dr->bytes / secs / 1e6 : 0,
+			       dr->ios ? (double)dr->bytes / dr->ios : 0,
+			       (h->count ? h->min_ns : 0) / 1e3,
+			       report_mean(h) / 1e3, report_stddev(h) / 1e3,
+			       h->max_ns / 1e3,
+			       report_percentile(h, 50) / 1e3,
+			       report_percentile(h, 90) / 1e3,
+			       report_percentile(h, 99) / 1e3,
+			       report_percentile(h, 99.9) / 1e3,
+			       report_percentile(h, 99.99) / 1e3,
+			       d ? 0 : w->errors);
+		}
+	}
+}
+
+const struct print_ops print_csv_ops = {
+	.name	= "csv",
+	.job	= csv_job,
+};

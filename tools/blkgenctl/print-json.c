@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - JSON report with fio's names where they exist (see
+ * Documentation/blkgenctl.rst for the schema). The bins make results
+ * mergeable: the key is the bin's midpoint in ns, as in fio's json+.
+ */
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "blkgenctl.h"
+
+static double per_sec(uint64_t v, uint64_t ms)
+{
+	return ms ? (double)v * 1000.0 / (double)ms : 0;
+}
+
+static json_object *json_lat(const struct blkgen_lat_hist *h)
+{
+	json_object *lat = json_object_new_object();
+	json_object *pct = json_object_new_object();
+	json_object *bins = json_object_new_object();
+	char key[32];
+	unsigned int i;
+	int p;
+
+	json_object_object_add(lat, "min",
+			       json_object_new_uint64(h->count ? h->min_ns : 0));
+	json_object_object_add(lat, "max", json_object_new_uint64(h->max_ns));
+	json_object_object_add(lat, "mean",
+			       json_object_new_double(report_mean(h)));
+	json_object_object_add(lat, "stddev",
+			       json_object_new_double(report_stddev(h)));
+	json_object_object_add(lat, "N", json_object_new_uint64(h->count));
+	for (p = 0; p < report_nr_percentiles && h->count; p++) {
+		snprintf(key, sizeof(key), "%f", report_percentiles[p]);
+		json_object_object_add(pct, key,
+				       json_object_new_uint64(report_percentile(h,
+							report_percentiles[p])));
+	}
+	json_object_object_add(lat, "percentile", pct);
+	for (i = 0; i < BLKGEN_HIST_BINS; i++) {
+		if (!h->bins[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu",
+			 (unsigned long long)blkgen_hist_bin_mid(i));
+		json_object_object_add(bins, key,
+				       json_object_new_uint64(h->bins[i]));
+	}
+	json_object_object_add(lat, "bins", bins);
+	return lat;
+}
+
+static json_object *json_dir(const struct job_result *r,
+			     const struct dir_result *dr)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "ios", json_object_new_uint64(dr->ios));
+	json_object_object_add(o, "bytes", json_object_new_uint64(dr->bytes));
+	json_object_object_add(o, "iops",
+			       json_object_new_double(per_sec(dr->ios,
+							      r->elapsed_ms)));
+	json_object_object_add(o, "bw_bytes",
+			       json_object_new_double(per_sec(dr->bytes,
+							      r->elapsed_ms)));
+	json_object_object_add(o, "lat_ns", json_lat(&dr->lat));
+	return o;
+}
+
+static json_object *json_intervals(const struct wl_result *w)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	json_object *a = json_object_new_array();
+	size_t i;
+	int d;
+
+	for (i = 0; i < w->nr_iv; i++) {
+		const struct blkgen_interval *iv = &w->iv[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "start_ms",
+				       json_object_new_uint64(iv->start_ms));
+		json_object_object_add(o, "length_ms",
+				       json_object_new_uint64(iv->length_ms));
+		for (d = 0; d < 2; d++) {
+			json_object *x = json_object_new_object();
+
+			json_object_object_add(x, "ios",
+					       json_object_new_uint64(iv->ios[d]));
+			json_object_object_add(x, "bytes",
+					       json_object_new_uint64(iv->bytes[d]));
+			json_object_object_add(x, "iops",
+					       json_object_new_double(per_sec(iv->ios[d],
+									      iv->length_ms)));
+			json_object_object_add(x, "lat_mean_ns",
+					       json_object_new_double(iv->ios[d] ?
+						(double)iv->lat_sum_ns[d] / iv->ios[d] : 0));
+			json_object_object_add(x, "lat_max_ns",
+					       json_object_new_uint64(iv->lat_max_ns[d]));
+			json_object_object_add(o, dir_name[d], x);
+		}
+		json_object_object_add(o, "errors",
+				       json_object_new_uint64(iv->errors));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void json_job(const struct job_result *r)
+{
+	json_object *root = json_object_new_object();
+	json_object *jobs = json_object_new_array();
+	json_object *job = json_object_new_object();
+	json_object *wls = json_object_new_array();
+	int i;
+
+	json_object_object_add(root, "blkgenctl_version",
+			       json_object_new_string(BLKGENCTL_VERSION));
+	json_object_object_add(job, "jobname", json_object_new_string(r->name));
+	json_object_object_add(job, "state", json_object_new_string(r->state));
+	json_object_object_add(job, "error", json_object_new_string(r->error));
+	json_object_object_add(job, "elapsed_ms",
+			       json_object_new_uint64(r->elapsed_ms));
+	for (i = 0; i < r->nr_wl; i++) {
+		const struct wl_result *w = &r->wl[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(w->name));
+		json_object_object_add(o, "read", json_dir(r, &w->dir[0]));
+		json_object_object_add(o, "write", json_dir(r, &w->dir[1]));
+		json_object_object_add(o, "errors",
+				       json_object_new_uint64(w->errors));
+		json_object_object_add(o, "intervals", json_intervals(w));
+		json_object_array_add(wls, o);
+	}
+	json_object_object_add(job, "workloads", wls);
+	json_object_array_add(jobs, job);
+	json_object_object_add(root, "jobs", jobs);
+	printf("%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+const struct print_ops print_json_ops = {
+	.name	= "json",
+	.job	= json_job,
+};

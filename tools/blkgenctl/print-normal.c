@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - human-readable report, in fio's manner.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "blkgenctl.h"
+
+static const char *const dir_name[] = { "read", "write" };
+
+static double per_sec(uint64_t v, uint64_t ms)
+{
+	return ms ? (double)v * 1000.0 / (double)ms : 0;
+}
+
+/* "1.00", "99.90", "99.9999": two decimals, more when the value has them. */
+static int pct_decimals(double p)
+{
+	int d = 2;
+
+	while (d < 6 && fabs(p * pow(10, d) - round(p * pow(10, d))) > 1e-6)
+		d++;
+	return d;
+}
+
+static void print_dir(const struct job_result *r, const struct wl_result *w,
+		      int d)
+{
+	const struct dir_result *dr = &w->dir[d];
+	const struct blkgen_lat_hist *h = &dr->lat;
+	int i;
+
+	printf("  %s %-5s: ios=%" PRIu64 ", iops=%.1f, bw=%.2fMiB/s (%.2fMB/s)\n",
+	       w->name, dir_name[d], dr->ios, per_sec(dr->ios, r->elapsed_ms),
+	       per_sec(dr->bytes, r->elapsed_ms) / 1048576.0,
+	       per_sec(dr->bytes, r->elapsed_ms) / 1e6);
+	if (!h->count)
+		return;
+	printf("    lat (usec): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n",
+	       h->min_ns / 1e3, h->max_ns / 1e3, report_mean(h) / 1e3,
+	       report_stddev(h) / 1e3);
+	printf("    lat percentiles (usec):");
+	for (i = 0; i < report_nr_percentiles; i++) {
+		if (i % 4 == 0)
+			printf("\n     |");
+		printf(" %*.*fth=[%9.2f]%s",
+		       pct_decimals(report_percentiles[i]) + 3,
+		       pct_decimals(report_percentiles[i]), report_percentiles[i],
+		       report_percentile(h, report_percentiles[i]) / 1e3,
+		       i + 1 < report_nr_percentiles ? "," : "");
+	}
+	printf("\n");
+}
+
+static void normal_job(const struct job_result *r)
+{
+	int i, d;
+
+	printf("%s: %s, %.3f s measured%s%s\n", r->name, r->state,
+	       r->elapsed_ms / 1e3, r->error[0] ? ", error: " : "", r->error);
+	for (i = 0; i < r->nr_wl; i++) {
+		const struct wl_result *w = &r->wl[i];
+
+		for (d = 0; d < 2; d++)
+			if (w->dir[d].ios || d == 0)
+				print_dir(r, w, d);
+		if (w->errors)
+			printf("  %s errors: %" PRIu64 "\n", w->name, w->errors);
+	}
+}
+
+const struct print_ops print_normal_ops = {
+	.name	= "normal",
+	.job	= normal_job,
+};

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - read one job's results from /sys/kernel/blkgen/JOB.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkgenctl.h"
+
+/**
+ * hist_from_uapi() - Check and convert a struct blkgen_hist file image.
+ * @buf: the bytes of WL/{read,write}_lat_hist
+ * @size: their number
+ * @h: the histogram
+ * Return: 0, or -EINVAL if the image is not a version 1 histogram.
+ */
+int hist_from_uapi(const void *buf, size_t size, struct blkgen_lat_hist *h)
+{
+	const struct blkgen_hist *u = buf;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	if (size < sizeof(*u) || le32toh(u->magic) != BLKGEN_HIST_MAGIC ||
+	    le16toh(u->version) != BLKGEN_HIST_VERSION ||
+	    le16toh(u->sub_bits) != BLKGEN_HIST_SUB_BITS ||
+	    le32toh(u->nr_bins) != BLKGEN_HIST_NR_BINS ||
+	    size != sizeof(*u) + BLKGEN_HIST_NR_BINS * sizeof(__u64))
+		return -EINVAL;
+	blkgen_hist_reset(h);
+	for (i = 0; i < BLKGEN_HIST_NR_BINS; i++) {
+		h->bins[i] = le64toh(u->bins[i]);
+		sum += h->bins[i];
+	}
+	h->count = le64toh(u->count);
+	if (h->count != sum)
+		return -EINVAL;
+	h->sum_ns = le64toh(u->sum_ns);
+	h->min_ns = h->count ? le64toh(u->min_ns) : ~0ULL;
+	h->max_ns = le64toh(u->max_ns);
+	return 0;
+}
+
+static int load_hist(const char *dir, const char *file,
+		     struct blkgen_lat_hist *h)
+{
+	char path[4096];
+	size_t size;
+	void *buf;
+	int ret;
+
+	if (cfs_path(path, sizeof(path), dir, file))
+		return -ENAMETOOLONG;
+	buf = cfs_read_file(path, &size);
+	if (!buf)
+		return -errno;
+	ret = hist_from_uapi(buf, size, h);
+	free(buf);
+	if (ret)
+		fprintf(stderr, "blkgenctl: %s: not a blkgen histogram\n", path);
+	return ret;
+}
+
+static int load_u64(const char *dir, const char *file, uint64_t *v)
+{
+	char path[4096];
+
+	if (cfs_path(path, sizeof(path), dir, file))
+		return -ENAMETOOLONG;
+	return cfs_read_u64(path, v);
+}
+
+static int load_wl(const char *jobdir, struct wl_result *w)
+{
+	char dir[4096], path[4096];
+	size_t size;
+	int ret;
+
+	if (cfs_path(dir, sizeof(dir), jobdir, w->name))
+		return -ENAMETOOLONG;
+	ret = load_u64(dir, "read_ios", &w->dir[0].ios) ?:
+	      load_u64(dir, "write_ios", &w->dir[1].ios) ?:
+	      load_u64(dir, "read_bytes", &w->dir[0].bytes) ?:
+	      load_u64(dir, "write_bytes", &w->dir[1].bytes) ?:
+	      load_u64(dir, "errors", &w->errors) ?:
+	      load_hist(dir, "read_lat_hist", &w->dir[0].lat) ?:
+	      load_hist(dir, "write_lat_hist", &w->dir[1].lat);
+	if (ret)
+		return ret;
+	if (cfs_path(path, sizeof(path), dir, "intervals"))
+		return -ENAMETOOLONG;
+	w->iv = cfs_read_file(path, &size);
+	if (!w->iv)
+		return -errno;
+	w->nr_iv = size / sizeof(*w->iv);
+	return 0;
+}
+
+/**
+ * result_load() - Read a job's state and every workload's results.
+ * @job: job name
+ * @r: filled; release with result_free()
+ * Return: 0 or -errno (-ENOENT: no such job).
+ */
+int result_load(const char *job, struct job_result *r)
+{
+	char dir[4096], path[4096], **names;
+	int i, n, ret;
+
+	memset(r, 0, sizeof(*r));
+	r->name = strdup(job);
+	if (strchr(job, '/') || cfs_path(dir, sizeof(dir), sfs_root(), job) ||
+	    cfs_path(path, sizeof(path), dir, "state"))
+		return -ENOENT;
+	ret = cfs_read_text(path, r->state, sizeof(r->state));
+	if (ret)
+		return ret;
+	cfs_path(path, sizeof(path), dir, "error");
+	ret = cfs_read_text(path, r->error, sizeof(r->error)) ?:
+	      load_u64(dir, "elapsed_ms", &r->elapsed_ms);
+	if (ret)
+		return ret;
+	n = cfs_list(dir, &names);
+	if (n < 0)
+		return n;
+	r->wl = calloc(n ? n : 1, sizeof(*r->wl));
+	if (!r->wl) {
+		cfs_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		r->wl[i].name = names[i];
+		names[i] = NULL;
+	}
+	r->nr_wl = n;
+	cfs_free_list(names, n);
+	for (i = 0; i < n; i++) {
+		ret = load_wl(dir, &r->wl[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void result_free(struct job_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_wl; i++) {
+		free(r->wl[i].name);
+		free(r->wl[i].iv);
+	}
+	free(r->wl);
+	free(r->name);
+	memset(r, 0, sizeof(*r));
+}
