@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Description: blkgenctl report reads a job's sysfs files (a fabricated
+ * tree under BLKGEN_SYSFS) and prints the same numbers in every format:
+ * counts, rates, percentiles within 0.8% of the exact ones, bins that sum
+ * to the count; bad histogram files and unknown jobs fail cleanly.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include <linux/blkgen.h>
+#include "unit.h"
+
+#define TOOL "../../tools/blkgenctl/blkgenctl"
+
+static char root[256];
+
+static void put(const char *rel, const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (!f || fwrite(data, 1, len, f) != len) {
+		perror(path);
+		exit(T_FAIL);
+	}
+	fclose(f);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+	put(rel, text, strlen(text));
+}
+
+static void put_hist(const char *rel, const struct blkgen_lat_hist *h,
+		     uint32_t magic)
+{
+	size_t size = sizeof(struct blkgen_hist) + BLKGEN_HIST_BINS * 8;
+	struct blkgen_hist *u = calloc(1, size);
+
+	u->magic = magic;
+	u->version = BLKGEN_HIST_VERSION;
+	u->sub_bits = BLKGEN_HIST_SUB_BITS;
+	u->nr_bins = BLKGEN_HIST_NR_BINS;
+	u->count = h->count;
+	u->sum_ns = h->sum_ns;
+	u->min_ns = h->count ? h->min_ns : 0;
+	u->max_ns = h->max_ns;
+	memcpy(u->bins, h->bins, BLKGEN_HIST_BINS * 8);
+	put(rel, u, size);
+	free(u);
+}
+
+/* Run the tool; its stdout in a malloc'ed string, exit status in *rc. */
+static char *run(const char *args, int *rc)
+{
+	char cmd[1024], *out = calloc(1, 1 << 20);
+	size_t n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "BLKGEN_SYSFS=%s %s %s 2>%s/stderr", root,
+		 TOOL, args, root);
+	p = popen(cmd, "r");
+	n = fread(out, 1, (1 << 20) - 1, p);
+	out[n] = 0;
+	*rc = WEXITSTATUS(pclose(p));
+	return out;
+}
+
+static json_object *get(json_object *o, const char *path)
+{
+	char buf[256], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok && o;
+	     tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, atoi(tok));
+		else if (!json_object_object_get_ex(o, tok, &o))
+			o = NULL;
+	}
+	return o;
+}
+
+int main(void)
+{
+	static struct blkgen_lat_hist rd, wr;
+	struct blkgen_interval iv[4] = { 0 };
+	json_object *js, *bins;
+	char *out, rel[512];
+	uint64_t i, bsum = 0;
+	int rc, k;
+
+	snprintf(root, sizeof(root), "/tmp/blkgen-report.%d", getpid());
+	mkdir(root, 0755);
+	snprintf(rel, sizeof(rel), "%s/j1", root);
+	mkdir(rel, 0755);
+	snprintf(rel, sizeof(rel), "%s/j1/w1", root);
+	mkdir(rel, 0755);
+
+	/* Reads: 1..100000 us uniform; writes: none. 2 s measured. */
+	blkgen_hist_reset(&rd);
+	blkgen_hist_reset(&wr);
+	for (i = 1; i <= 100000; i++)
+		blkgen_hist_record(&rd, i * 1000);
+	put_text("j1/state", "done\n");
+	put_text("j1/error", "\n");
+	put_text("j1/elapsed_ms", "2000\n");
+	put_text("j1/w1/read_ios", "100000\n");
+	put_text("j1/w1/write_ios", "0\n");
+	put_text("j1/w1/read_bytes", "409600000\n");
+	put_text("j1/w1/write_bytes", "0\n");
+	put_text("j1/w1/errors", "3\n");
+	put_hist("j1/w1/read_lat_hist", &rd, BLKGEN_HIST_MAGIC);
+	put_hist("j1/w1/write_lat_hist", &wr, BLKGEN_HIST_MAGIC);
+	for (k = 0; k < 4; k++) {
+		iv[k].start_ms = k * 500;
+		iv[k].length_ms = 500;
+		iv[k].ios[0] = 25000;
+	}
+	put("j1/w1/intervals", iv, sizeof(iv));
+
+	/* CSV: exact figures. */
+	out = run("report j1 -o csv", &rc);
+	CHECK(rc == 0, "csv exit %d", rc);
+	CHECK(strstr(out, "\nj1,w1,read,done,2.000,100000,409600000,50000.0,204.800,4096,1.00,"),
+	      "csv read row:\n%s", out);
+	CHECK(strstr(out, "\nj1,w1,write,done,2.000,0,0,0.0,0.000,0,0.00,"),
+	      "csv write row:\n%s", out);
+	free(out);
+
+	/* JSON: names, percentiles near exact, bins summing to N. */
+	out = run("report j1 -o json", &rc);
+	CHECK(rc == 0, "json exit %d", rc);
+	js = json_tokener_parse(out);
+	CHECK(js, "json does not parse:\n%.300s", out);
+	if (js) {
+		json_object *w = get(js, "jobs.0.workloads.0"), *pct, *v;
+		double p50 = 0, p999 = 0;
+
+		/* Percentile keys hold dots: look them up directly. */
+		pct = get(w, "read.lat_ns.percentile");
+		if (json_object_object_get_ex(pct, "50.000000", &v))
+			p50 = json_object_get_double(v);
+		if (json_object_object_get_ex(pct, "99.900000", &v))
+			p999 = json_object_get_double(v);
+
+		CHECK(json_object_get_uint64(get(w, "read.ios")) == 100000, "ios");
+		CHECK(json_object_get_double(get(w, "read.iops")) == 50000, "iops");
+		CHECK(json_object_get_double(get(w, "read.bw_bytes")) == 204800000, "bw");
+		CHECK(json_object_get_uint64(get(w, "read.lat_ns.min")) == 1000, "min");
+		CHECK(json_object_get_uint64(get(w, "read.lat_ns.max")) == 100000000, "max");
+		CHECK(fabs(json_object_get_double(get(w, "read.lat_ns.mean")) - 50000500) < 1,
+		      "mean");
+		CHECK(fabs(p50 - 50000000) / 50000000 < 0.008, "p50 %f", p50);
+		CHECK(fabs(p999 - 99900000) / 99900000 < 0.008, "p99.9 %f", p999);
+		CHECK(json_object_get_uint64(get(w, "errors")) == 3, "errors");
+		CHECK(json_object_array_length(get(w, "intervals")) == 4, "intervals");
+		CHECK(json_object_get_double(get(w, "intervals.2.read.iops")) == 50000,
+		      "interval iops");
+		bins = get(w, "read.lat_ns.bins");
+		json_object_object_foreach(bins, key, val) {
+			bsum += json_object_get_uint64(val);
+			(void)key;
+		}
+		CHECK(bsum == 100000, "bins sum %llu", (unsigned long long)bsum);
+		CHECK(json_object_get_uint64(get(w, "write.lat_ns.N")) == 0, "no writes");
+		json_object_put(js);
+	}
+	free(out);
+
+	/* Normal: the headline line. */
+	out = run("report j1", &rc);
+	CHECK(rc == 0 && strstr(out, "j1: done, 2.000 s measured\n"), "normal:\n%s", out);
+	CHECK(strstr(out, "  w1 read : ios=100000, iops=50000.0, bw=195.31MiB/s (204.80MB/s)\n"),
+	      "normal read line:\n%s", out);
+	free(out);
+
+	/* Failures: unknown job, bad format, corrupt histogram. */
+	out = run("report nope", &rc);
+	CHECK(rc == 1, "unknown job exit %d", rc);
+	free(out);
+	out = run("report j1 -o xml", &rc);
+	CHECK(rc == 2, "bad format exit %d", rc);
+	free(out);
+	put_hist("j1/w1/read_lat_hist", &rd, 0x12345678);
+	out = run("report j1", &rc);
+	CHECK(rc == 1 && !*out, "corrupt histogram: exit %d, output %.100s", rc, out);
+	free(out);
+
+	snprintf(rel, sizeof(rel), "rm -rf %s", root);
+	CHECK(system(rel) == 0, "cleanup");
+	return t_exit("report");
+}
