@@ -144,17 +144,65 @@ BLKGEN_COUNTER_ATTR(errors, BLKGEN_ERRORS);
 #define BLKGEN_HIST_FILE_SIZE						\
 	(sizeof(struct blkgen_hist) + BLKGEN_HIST_NR_BINS * sizeof(__u64))
 
+/*
+ * The uapi records with their byte order spelled out for sparse: the
+ * files are little-endian whatever the CPU.
+ */
+struct blkgen_hist_le {
+	__le32 magic;
+	__le16 version;
+	__le16 sub_bits;
+	__le32 nr_bins;
+	__le32 reserved;
+	__le64 count;
+	__le64 sum_ns;
+	__le64 min_ns;
+	__le64 max_ns;
+	__le64 bins[];
+};
+
+struct blkgen_interval_le {
+	__le64 start_ms;
+	__le32 length_ms;
+	__le32 reserved;
+	__le64 ios[2];
+	__le64 bytes[2];
+	__le64 lat_sum_ns[2];
+	__le64 lat_max_ns[2];
+	__le64 errors;
+};
+
+static void blkgen_interval_to_le(const struct blkgen_interval *in,
+				  struct blkgen_interval_le *out)
+{
+	int d;
+
+	memset(out, 0, sizeof(*out));
+	out->start_ms = cpu_to_le64(in->start_ms);
+	out->length_ms = cpu_to_le32(in->length_ms);
+	for (d = 0; d < 2; d++) {
+		out->ios[d] = cpu_to_le64(in->ios[d]);
+		out->bytes[d] = cpu_to_le64(in->bytes[d]);
+		out->lat_sum_ns[d] = cpu_to_le64(in->lat_sum_ns[d]);
+		out->lat_max_ns[d] = cpu_to_le64(in->lat_max_ns[d]);
+	}
+	out->errors = cpu_to_le64(in->errors);
+}
+
 /* Merge the workers' histograms of one direction into the uapi layout. */
-static struct blkgen_hist *blkgen_hist_export(struct blkgen_workload *wl,
-					      int dir)
+static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
+						 int dir)
 {
 	struct blkgen_job *job = wl->job;
 	struct blkgen_lat_hist *sum;
-	struct blkgen_hist *out;
+	struct blkgen_hist_le *out;
 	unsigned int i;
 
 	BUILD_BUG_ON(BLKGEN_HIST_BINS != BLKGEN_HIST_NR_BINS);
 	BUILD_BUG_ON(sizeof(struct blkgen_hist) != 48);
+	BUILD_BUG_ON(sizeof(struct blkgen_hist_le) != 48);
+	BUILD_BUG_ON(sizeof(struct blkgen_interval_le) !=
+		     sizeof(struct blkgen_interval));
 	sum = kvmalloc(sizeof(*sum), GFP_KERNEL);
 	out = kvzalloc(BLKGEN_HIST_FILE_SIZE, GFP_KERNEL);
 	if (!sum || !out) {
@@ -195,7 +243,7 @@ static struct blkgen_hist *blkgen_hist_export(struct blkgen_workload *wl,
 static ssize_t blkgen_hist_read(struct kobject *kobj, int dir, char *buf,
 				loff_t off, size_t count)
 {
-	struct blkgen_hist *h;
+	struct blkgen_hist_le *h;
 
 	if (off >= BLKGEN_HIST_FILE_SIZE)
 		return 0;
@@ -230,6 +278,7 @@ static ssize_t intervals_read(struct file *file, struct kobject *kobj,
 	struct blkgen_workload *wl = kobj_to_wl(kobj);
 	struct blkgen_job *job = wl->job;
 	const size_t rec = sizeof(struct blkgen_interval);
+	struct blkgen_interval_le le;
 	struct blkgen_interval iv;
 	u64 n, first, i;
 	size_t done = 0;
@@ -244,7 +293,8 @@ static ssize_t intervals_read(struct file *file, struct kobject *kobj,
 		size_t len = min(rec - skip, count - done);
 
 		blkgen_job_interval(job, wl->index, first + i, &iv);
-		memcpy(buf + done, (char *)&iv + skip, len);
+		blkgen_interval_to_le(&iv, &le);
+		memcpy(buf + done, (char *)&le + skip, len);
 		done += len;
 	}
 out_unlock:

@@ -75,7 +75,7 @@ static int load_u64(const char *dir, const char *file, uint64_t *v)
 static int load_wl(const char *jobdir, struct wl_result *w)
 {
 	char dir[4096], path[4096];
-	size_t size;
+	size_t size, i;
 	int ret;
 
 	if (cfs_path(dir, sizeof(dir), jobdir, w->name))
@@ -95,6 +95,20 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	if (!w->iv)
 		return -errno;
 	w->nr_iv = size / sizeof(*w->iv);
+	for (i = 0; i < w->nr_iv; i++) {	/* the file is little-endian */
+		struct blkgen_interval *iv = &w->iv[i];
+		int d;
+
+		iv->start_ms = le64toh(iv->start_ms);
+		iv->length_ms = le32toh(iv->length_ms);
+		for (d = 0; d < 2; d++) {
+			iv->ios[d] = le64toh(iv->ios[d]);
+			iv->bytes[d] = le64toh(iv->bytes[d]);
+			iv->lat_sum_ns[d] = le64toh(iv->lat_sum_ns[d]);
+			iv->lat_max_ns[d] = le64toh(iv->lat_max_ns[d]);
+		}
+		iv->errors = le64toh(iv->errors);
+	}
 	return 0;
 }
 
