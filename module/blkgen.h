@@ -166,6 +166,7 @@ struct blkgen_workload {
  * @t_end: when the run ended, 0 while running
  * @interval_ns: @interval_ms in ns, for the run
  * @ival_cap: interval records kept per worker and workload in this run
+ * @record: latencies are recorded in this run (module parameter latency)
  */
 struct blkgen_job {
 	struct config_group group;
@@ -203,6 +204,7 @@ struct blkgen_job {
 	u64 t_end;
 	u64 interval_ns;
 	u32 ival_cap;
+	bool record;
 };
 
 /**

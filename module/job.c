@@ -21,6 +21,11 @@ module_param(max_intervals, uint, 0644);
 MODULE_PARM_DESC(max_intervals,
 		 "Time-series records kept per workload (default 3600)");
 
+static bool latency = true;
+module_param(latency, bool, 0644);
+MODULE_PARM_DESC(latency,
+		 "Record latencies (default 1); 0 counts I/Os only, to measure the cost of recording");
+
 static void blkgen_job_finish_work(struct work_struct *work);
 
 /**
@@ -291,6 +296,7 @@ int blkgen_job_start(struct blkgen_job *job)
 	}
 	job->run_seed = job->seed ? job->seed : get_random_u64();
 	job->interval_ns = job->interval_ms * NSEC_PER_MSEC;
+	job->record = latency;
 	job->ival_cap = max(max_intervals, 2U);
 	if (job->duration_ms)
 		job->ival_cap = min_t(u64, job->ival_cap,

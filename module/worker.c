@@ -26,6 +26,7 @@
  * @size: bytes of the I/O in flight
  * @write: the I/O is a write
  * @measured: started inside the measured window
+ * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
  * @status: completion status
  * @pages: the buffer, one page per bvec
@@ -41,6 +42,7 @@ struct blkgen_slot {
 	u32 size;
 	bool write;
 	bool measured;
+	bool stamp;
 	bool inflight;
 	blk_status_t status;
 	struct page **pages;
@@ -59,6 +61,7 @@ struct blkgen_slot {
  * @nr_slots: entries in @slots
  * @quota: measured I/Os left to issue (U64_MAX: no io_limit)
  * @ival_end: end of the open interval (ktime ns)
+ * @record: record latencies (module parameter latency at start)
  * @errors_in_row: consecutive failed I/Os
  * @opf: flags added to every bio (REQ_POLLED)
  * @wopf: flags added to writes (REQ_FUA)
@@ -72,6 +75,7 @@ struct blkgen_wl_run {
 	unsigned int nr_slots;
 	u64 quota;
 	u64 ival_end;
+	bool record;
 	unsigned int errors_in_row;
 	blk_opf_t opf;
 	blk_opf_t wopf;
@@ -108,7 +112,8 @@ static void blkgen_end_io(struct bio *bio)
 	struct blkgen_slot *s = bio->bi_private;
 	struct blkgen_worker *w = s->run->w;
 
-	s->end_ns = ktime_get_ns();
+	if (likely(s->stamp))
+		s->end_ns = ktime_get_ns();
 	s->status = bio->bi_status;
 	/* After llist_add the slot belongs to the worker again. */
 	if (llist_add(&s->node, &w->done))
@@ -153,6 +158,8 @@ static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	}
 	s->size = c.size;
 	s->write = c.write;
+	s->stamp = r->record;
+	s->end_ns = now;
 	s->inflight = true;
 	s->start_ns = now;
 	r->w->inflight++;
@@ -227,13 +234,16 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	r->errors_in_row = 0;
 	if (!s->measured)
 		return;
-	lat = s->end_ns - s->start_ns;
 	st->ios[s->write]++;
 	st->bytes[s->write] += s->size;
-	blkgen_hist_record(&st->lat[s->write], lat);
+	/* Without a completion stamp end_ns is the start: counts only. */
 	iv = blkgen_ival(r, s->end_ns);
 	iv->ios[s->write]++;
 	iv->bytes[s->write] += s->size;
+	if (!s->stamp)
+		return;
+	lat = s->end_ns - s->start_ns;
+	blkgen_hist_record(&st->lat[s->write], lat);
 	iv->lat_sum_ns[s->write] += lat;
 	if (lat > iv->lat_max_ns[s->write])
 		iv->lat_max_ns[s->write] = lat;
@@ -442,6 +452,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 
 		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
 				   (u64)index << 32 | i);
+		r->record = job->record;
 		r->quota = U64_MAX;
 		if (job->io_limit) {
 			u32 rem;

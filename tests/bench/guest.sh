@@ -5,7 +5,8 @@
 # reads on null_blk (irqmode=0) from CPU 0, SECS seconds each, best of
 # ROUNDS. blkgen at depth 1 and 32; fio io_uring (fixed buffers,
 # registered files, batched submission) and fio libaio at the same depths;
-# the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers.
+# the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers; blkgen
+# at depth 32 with latency recording off (module parameter latency=0).
 # Prints "bench: NAME IOPS" lines, then the ratios.
 set -u
 dev=${BENCH_DEV:-/dev/nullb0}
@@ -65,13 +66,16 @@ for r in $(seq "$rounds"); do
 		record "bare-qd$d" "$(bare_iops $d)" "$r"
 	done
 	record "blkgen-2workers-qd64" "$(blkgen_iops 0-1 64)" "$r"
+	echo 0 > /sys/module/blkgen/parameters/latency
+	record "blkgen-qd32-nolat" "$(blkgen_iops 0 32)" "$r"
+	echo 1 > /sys/module/blkgen/parameters/latency
 done
 
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 echo "bench: best of $rounds rounds, ${secs}s each, 4k random reads on $dev, CPU 0"
-for name in blkgen-qd1 blkgen-qd32 io_uring-qd1 io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
+for name in blkgen-qd1 blkgen-qd32 blkgen-qd32-nolat io_uring-qd1 io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
 	printf 'bench: %-22s %10s IOPS\n' "$name" "${best[$name]}"
 done
 for d in 1 32; do
@@ -80,3 +84,4 @@ for d in 1 32; do
 	     " blkgen/bare $(ratio "${best[blkgen-qd$d]}" "${best[bare-qd$d]}")"
 done
 echo "bench: two workers / one (qd32 each) $(ratio "${best[blkgen-2workers-qd64]}" "${best[blkgen-qd32]}")"
+echo "bench: latency recording on / off (qd32) $(ratio "${best[blkgen-qd32]}" "${best[blkgen-qd32-nolat]}")"
