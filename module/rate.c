@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen open-loop arrivals: integer-only gap sampling (see rate.h).
+ */
+#include "rate.h"
+
+/* log2(1 + i / 256) in Q32, i = 0..256. */
+static const u64 blkgen_log2_q32[257] = {
+0ULL, 24157255ULL, 48220695ULL, 72191046ULL,
+	96069025ULL, 119855343ULL, 143550699ULL, 167155786ULL,
+	190671291ULL, 214097890ULL, 237436253ULL, 260687042ULL,
+	283850912ULL, 306928510ULL, 329920477ULL, 352827446ULL,
+	375650043ULL, 398388887ULL, 421044590ULL, 443617759ULL,
+	466108993ULL, 488518883ULL, 510848017ULL, 533096975ULL,
+	555266330ULL, 577356649ULL, 599368495ULL, 621302422ULL,
+	643158981ULL, 664938715ULL, 686642163ULL, 708269857ULL,
+	729822324ULL, 751300086ULL, 772703658ULL, 794033552ULL,
+	815290272ULL, 836474320ULL, 857586191ULL, 878626374ULL,
+	899595355ULL, 920493615ULL, 941321628ULL, 962079865ULL,
+	982768792ULL, 1003388871ULL, 1023940559ULL, 1044424306ULL,
+	1064840562ULL, 1085189769ULL, 1105472367ULL, 1125688789ULL,
+	1145839467ULL, 1165924827ULL, 1185945290ULL, 1205901275ULL,
+	1225793196ULL, 1245621463ULL, 1265386481ULL, 1285088654ULL,
+	1304728379ULL, 1324306051ULL, 1343822060ULL, 1363276795ULL,
+	1382670639ULL, 1402003972ULL, 1421277169ULL, 1440490605ULL,
+	1459644648ULL, 1478739665ULL, 1497776018ULL, 1516754066ULL,
+	1535674166ULL, 1554536671ULL, 1573341930ULL, 1592090289ULL,
+	1610782092ULL, 1629417679ULL, 1647997388ULL, 1666521551ULL,
+	1684990500ULL, 1703404565ULL, 1721764068ULL, 1740069334ULL,
+	1758320682ULL, 1776518428ULL, 1794662886ULL, 1812754368ULL,
+	1830793181ULL, 1848779632ULL, 1866714024ULL, 1884596657ULL,
+	1902427829ULL, 1920207835ULL, 1937936969ULL, 1955615520ULL,
+	1973243777ULL, 1990822024ULL, 2008350545ULL, 2025829620ULL,
+	2043259528ULL, 2060640543ULL, 2077972941ULL, 2095256991ULL,
+	2112492963ULL, 2129681124ULL, 2146821738ULL, 2163915068ULL,
+	2180961373ULL, 2197960912ULL, 2214913940ULL, 2231820712ULL,
+	2248681479ULL, 2265496490ULL, 2282265995ULL, 2298990237ULL,
+	2315669461ULL, 2332303909ULL, 2348893820ULL, 2365439432ULL,
+	2381940981ULL, 2398398701ULL, 2414812824ULL, 2431183582ULL,
+	2447511201ULL, 2463795910ULL, 2480037932ULL, 2496237492ULL,
+	2512394810ULL, 2528510107ULL, 2544583599ULL, 2560615505ULL,
+	2576606038ULL, 2592555411ULL, 2608463835ULL, 2624331521ULL,
+	2640158677ULL, 2655945509ULL, 2671692221ULL, 2687399018ULL,
+	2703066101ULL, 2718693670ULL, 2734281925ULL, 2749831063ULL,
+	2765341278ULL, 2780812767ULL, 2796245722ULL, 2811640333ULL,
+	2826996792ULL, 2842315287ULL, 2857596005ULL, 2872839132ULL,
+	2888044853ULL, 2903213350ULL, 2918344806ULL, 2933439400ULL,
+	2948497313ULL, 2963518722ULL, 2978503803ULL, 2993452732ULL,
+	3008365682ULL, 3023242827ULL, 3038084339ULL, 3052890387ULL,
+	3067661140ULL, 3082396766ULL, 3097097433ULL, 3111763305ULL,
+	3126394546ULL, 3140991321ULL, 3155553791ULL, 3170082117ULL,
+	3184576458ULL, 3199036973ULL, 3213463820ULL, 3227857155ULL,
+	3242217134ULL, 3256543910ULL, 3270837638ULL, 3285098468ULL,
+	3299326552ULL, 3313522041ULL, 3327685082ULL, 3341815825ULL,
+	3355914416ULL, 3369981001ULL, 3384015725ULL, 3398018732ULL,
+	3411990165ULL, 3425930167ULL, 3439838878ULL, 3453716438ULL,
+	3467562987ULL, 3481378662ULL, 3495163602ULL, 3508917943ULL,
+	3522641820ULL, 3536335369ULL, 3549998721ULL, 3563632012ULL,
+	3577235372ULL, 3590808933ULL, 3604352825ULL, 3617867177ULL,
+	3631352118ULL, 3644807776ULL, 3658234277ULL, 3671631748ULL,
+	3685000315ULL, 3698340100ULL, 3711651229ULL, 3724933824ULL,
+	3738188006ULL, 3751413898ULL, 3764611620ULL, 3777781291ULL,
+	3790923031ULL, 3804036958ULL, 3817123189ULL, 3830181840ULL,
+	3843213029ULL, 3856216870ULL, 3869193478ULL, 3882142967ULL,
+	3895065449ULL, 3907961038ULL, 3920829844ULL, 3933671979ULL,
+	3946487554ULL, 3959276677ULL, 3972039458ULL, 3984776005ULL,
+	3997486426ULL, 4010170828ULL, 4022829316ULL, 4035461997ULL,
+	4048068976ULL, 4060650357ULL, 4073206244ULL, 4085736740ULL,
+	4098241947ULL, 4110721967ULL, 4123176902ULL, 4135606852ULL,
+	4148011918ULL, 4160392197ULL, 4172747791ULL, 4185078796ULL,
+	4197385310ULL, 4209667431ULL, 4221925255ULL, 4234158878ULL,
+	4246368396ULL, 4258553902ULL, 4270715492ULL, 4282853259ULL,
+	4294967296ULL,
+};
+
+#define BLKGEN_LN2_Q32	2977044472ULL	/* ln(2) * 2^32 */
+
+/**
+ * blkgen_exp_q32() - A standard exponential variate, -ln(U), in Q32.
+ * @rng: generator
+ *
+ * U is a 64-bit uniform (0, 1); log2 of it comes from its leading zeros
+ * and a 256-entry table of log2(1 + f) with linear interpolation
+ * (error below 3e-6), then scaled by ln(2).
+ *
+ * Return: -ln(U) * 2^32 (mean 2^32).
+ */
+u64 blkgen_exp_q32(struct blkgen_rng *rng)
+{
+	u64 x = blkgen_rng_next(rng) | 1, m, lo, hi, l2;
+	unsigned int lz, idx;
+	u32 t;
+
+	lz = __builtin_clzll(x);
+	m = x << lz;			/* 1.f with the leading one at bit 63 */
+	idx = (m >> 55) & 0xff;		/* first 8 bits of f */
+	t = (u32)(m >> 23);		/* next 32 bits: position in the step */
+	lo = blkgen_log2_q32[idx];
+	hi = blkgen_log2_q32[idx + 1];
+	l2 = lo + (((hi - lo) * t) >> 32);
+	/* -log2(x / 2^64) = 64 - (63 - lz) - log2(1.f) */
+	return (u64)(((__uint128_t)((((u64)lz + 1) << 32) - l2) *
+		      BLKGEN_LN2_Q32) >> 32);
+}
+
+/**
+ * blkgen_arrivals_init() - Start a schedule.
+ * @a: schedule
+ * @p: arrival process
+ * @rate_num: rate numerator: arrivals per second are rate_num / rate_den
+ * @rate_den: rate denominator (lets a job's rate be split exactly)
+ * @t0: start of the schedule (ns)
+ * @seed: the job's seed
+ * @stream: distinguishes workers and workloads
+ * @phase: this worker's phase among @phases workers sharing the workload;
+ *         fixed schedules are offset by phase / phases of a gap so their
+ *         union is evenly spaced
+ * @phases: number of such workers
+ *
+ * Return: 0, or -1 if the rate is zero or its mean gap exceeds 2^47 ns.
+ */
+int blkgen_arrivals_init(struct blkgen_arrivals *a, enum blkgen_process p,
+			 u64 rate_num, u64 rate_den, u64 t0, u64 seed,
+			 u64 stream, u32 phase, u32 phases)
+{
+	u64 num, whole, rem;
+
+	if (!rate_num || !rate_den || rate_den > (~0ULL / 1000000000ULL))
+		return -1;
+	/* mean = 1e9 * den / num ns, in 2^-16 ns, without overflow */
+	num = 1000000000ULL * rate_den;
+	whole = num / rate_num;
+	rem = num % rate_num;
+	if (whole >> 47 || rate_num >> 47)
+		return -1;
+	a->mean = (whole << BLKGEN_RATE_FRAC) +
+		  (rem << BLKGEN_RATE_FRAC) / rate_num;
+	if (!a->mean)
+		a->mean = 1;
+	a->process = p;
+	blkgen_rng_seed(&a->rng, seed ^ 0x5ca1ab1e0ddba11ULL, stream);
+	a->next_ns = t0;
+	a->next_frac = 0;
+	if (p == BLKGEN_PROC_FIXED && phases > 1) {
+		u64 off = a->mean / phases * phase;
+
+		a->next_ns += off >> BLKGEN_RATE_FRAC;
+		a->next_frac = off & ((1U << BLKGEN_RATE_FRAC) - 1);
+	}
+	/* The first arrival is one gap after the start. */
+	blkgen_arrivals_advance(a);
+	return 0;
+}
+
+/**
+ * blkgen_arrivals_gap() - Draw the next gap.
+ * @a: schedule
+ * Return: gap in 2^-16 ns.
+ */
+u64 blkgen_arrivals_gap(struct blkgen_arrivals *a)
+{
+	switch (a->process) {
+	case BLKGEN_PROC_FIXED:
+		return a->mean;
+	case BLKGEN_PROC_UNIFORM:
+		return blkgen_rng_below(&a->rng, 2 * a->mean + 1);
+	default:
+		return (u64)(((__uint128_t)a->mean *
+			      blkgen_exp_q32(&a->rng)) >> 32);
+	}
+}
+
+/**
+ * blkgen_arrivals_advance() - Move the schedule to its next arrival.
+ * @a: schedule
+ */
+void blkgen_arrivals_advance(struct blkgen_arrivals *a)
+{
+	u64 gap = blkgen_arrivals_gap(a);
+	u64 frac = (u64)a->next_frac + (gap & ((1U << BLKGEN_RATE_FRAC) - 1));
+
+	a->next_ns += (gap >> BLKGEN_RATE_FRAC) + (frac >> BLKGEN_RATE_FRAC);
+	a->next_frac = frac & ((1U << BLKGEN_RATE_FRAC) - 1);
+}
