@@ -39,6 +39,7 @@
 #define BLKGEN_PATH_MAX		256	/* device path */
 #define BLKGEN_MAX_DEPTH	65536	/* per workload */
 #define BLKGEN_MAX_ERRORS	1000	/* consecutive errors that fail a run */
+#define BLKGEN_SHARE_ONE	10000	/* run_share unit: 0.01% */
 
 enum blkgen_state {
 	BLKGEN_IDLE,
@@ -64,6 +65,8 @@ enum blkgen_arrival {
  * @ival_cap: records in @ival
  * @ival_cur: index of the open interval (all before it are closed)
  * @ival_open: the open interval's accumulators
+ * @late_ios: open loop: measured arrivals that found every slot busy
+ * @max_lag_ns: open loop: largest delay from an arrival to its submission
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -76,6 +79,8 @@ struct blkgen_stats {
 	u32 ival_cap;
 	u64 ival_cur;
 	struct blkgen_interval ival_open;
+	u64 late_ios;
+	u64 max_lag_ns;
 };
 
 struct blkgen_job;
@@ -104,6 +109,8 @@ struct blkgen_worker;
  * @range_str: @range as last written, empty for the whole device
  * @dev: the open device while running
  * @pattern: @bs, @zones and @range resolved against @dev at start
+ * @run_share: share of the job's rate_iops this run, in 1/BLKGEN_SHARE_ONE
+ *             (@share resolved: unset shares split what is left equally)
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -129,6 +136,7 @@ struct blkgen_workload {
 
 	struct blkgen_bdev dev;
 	struct blkgen_pattern pattern;
+	u32 run_share;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "blkgen.h"
+#include "rate.h"
 
 static unsigned int max_buffer_mb = 256;
 module_param(max_buffer_mb, uint, 0644);
@@ -100,7 +101,7 @@ static void blkgen_job_free_workers(struct blkgen_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->nr_workers; i++) {
+	for (i = 0; job->workers && i < job->nr_workers; i++) {
 		if (!job->workers[i])
 			continue;
 		blkgen_worker_stop(job->workers[i]);
@@ -217,6 +218,64 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	return 0;
 }
 
+/*
+ * Open loop: give each workload its share of rate_iops (set shares as
+ * written, the rest split equally among the workloads without one) and
+ * check that every worker's schedule is representable.
+ */
+static int blkgen_job_check_rate(struct blkgen_job *job)
+{
+	u32 set = 0, unset = 0, left, k = 0, nw = job->nr_workers;
+	struct blkgen_arrivals probe;
+	unsigned int i;
+
+	BUILD_BUG_ON((int)BLKGEN_ARRIVAL_POISSON != (int)BLKGEN_PROC_POISSON ||
+		     (int)BLKGEN_ARRIVAL_UNIFORM != (int)BLKGEN_PROC_UNIFORM ||
+		     (int)BLKGEN_ARRIVAL_FIXED != (int)BLKGEN_PROC_FIXED);
+	if (!job->rate_iops)
+		return 0;
+	for (i = 0; i < job->nr_wl_run; i++) {
+		if (job->wl_run[i]->share)
+			set += job->wl_run[i]->share;
+		else
+			unset++;
+	}
+	if ((!unset && set != 100) || (unset && set >= 100)) {
+		const char *why = unset ? "leaving none for the others" :
+					  "not 100%";
+
+		blkgen_job_set_error(job,
+				     "workload shares sum to %u%%, %s (EINVAL)",
+				     set, why);
+		return -EINVAL;
+	}
+	left = (100 - set) * (BLKGEN_SHARE_ONE / 100);
+	for (i = 0; i < job->nr_wl_run; i++) {
+		struct blkgen_workload *wl = job->wl_run[i];
+		u32 active = min(wl->depth, nw);
+
+		if (wl->share) {
+			wl->run_share = wl->share * (BLKGEN_SHARE_ONE / 100);
+		} else {
+			/* Equal split; the first ones take the remainder. */
+			wl->run_share = left / unset + (k < left % unset);
+			k++;
+		}
+		if (blkgen_arrivals_init(&probe, BLKGEN_PROC_FIXED,
+					 job->rate_iops * wl->run_share,
+					 (u64)BLKGEN_SHARE_ONE * active, 0, 0,
+					 0, 0, 1)) {
+			blkgen_job_set_error(job,
+					     "%s: rate_iops %llu is too low to split over %u workers (EINVAL)",
+					     wl_name(wl),
+					     (unsigned long long)job->rate_iops,
+					     active);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /**
  * blkgen_job_start() - Validate, open, allocate and start a run.
  * @job: the job
@@ -286,6 +345,11 @@ int blkgen_job_start(struct blkgen_job *job)
 		goto out_close;
 	}
 	job->nr_workers = cpumask_weight(job->cpus);
+	ret = blkgen_job_check_rate(job);
+	if (ret) {
+		cpus_read_unlock();
+		goto out_close;
+	}
 	job->workers = kcalloc(job->nr_workers, sizeof(*job->workers),
 			       GFP_KERNEL);
 	ret = -ENOMEM;

@@ -86,6 +86,8 @@ enum blkgen_counter {
 	BLKGEN_READ_BYTES,
 	BLKGEN_WRITE_BYTES,
 	BLKGEN_ERRORS,
+	BLKGEN_LATE_IOS,
+	BLKGEN_MAX_LAG,		/* a maximum over workers, not a sum */
 };
 
 static u64 blkgen_counter(const struct blkgen_stats *st,
@@ -100,6 +102,10 @@ static u64 blkgen_counter(const struct blkgen_stats *st,
 		return READ_ONCE(st->bytes[0]);
 	case BLKGEN_WRITE_BYTES:
 		return READ_ONCE(st->bytes[1]);
+	case BLKGEN_LATE_IOS:
+		return READ_ONCE(st->late_ios);
+	case BLKGEN_MAX_LAG:
+		return READ_ONCE(st->max_lag_ns);
 	default:
 		return READ_ONCE(st->errors);
 	}
@@ -120,7 +126,10 @@ static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
 			const struct blkgen_stats *st;
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
-			sum += blkgen_counter(st, c);
+			if (c == BLKGEN_MAX_LAG)
+				sum = max(sum, blkgen_counter(st, c));
+			else
+				sum += blkgen_counter(st, c);
 		}
 	}
 	mutex_unlock(&job->lock);
@@ -140,6 +149,8 @@ BLKGEN_COUNTER_ATTR(write_ios, BLKGEN_WRITE_IOS);
 BLKGEN_COUNTER_ATTR(read_bytes, BLKGEN_READ_BYTES);
 BLKGEN_COUNTER_ATTR(write_bytes, BLKGEN_WRITE_BYTES);
 BLKGEN_COUNTER_ATTR(errors, BLKGEN_ERRORS);
+BLKGEN_COUNTER_ATTR(late_ios, BLKGEN_LATE_IOS);
+BLKGEN_COUNTER_ATTR(max_lag_ns, BLKGEN_MAX_LAG);
 
 #define BLKGEN_HIST_FILE_SIZE						\
 	(sizeof(struct blkgen_hist) + BLKGEN_HIST_NR_BINS * sizeof(__u64))
@@ -312,6 +323,8 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_read_bytes.attr,
 	&blkgen_attr_write_bytes.attr,
 	&blkgen_attr_errors.attr,
+	&blkgen_attr_late_ios.attr,
+	&blkgen_attr_max_lag_ns.attr,
 	NULL,
 };
 

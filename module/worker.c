@@ -11,11 +11,26 @@
  * resubmits the slot. No allocation, lock or shared write per I/O.
  */
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
 #include "blkgen.h"
+#include "rate.h"
+
+/*
+ * Below spin_us, a worker waiting for its next arrival spins instead of
+ * sleeping: timer wake-ups are late by a few microseconds on hardware
+ * and by hundreds under software emulation.
+ */
+static unsigned int spin_us = 20;
+module_param(spin_us, uint, 0644);
+MODULE_PARM_DESC(spin_us,
+		 "Open loop: spin rather than sleep when the next arrival is this close, in us (default 20)");
+
+/* Timer slack of that sleep: the wake-up may be this much late. */
+#define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
 
 /**
  * struct blkgen_slot - one preallocated I/O
@@ -28,6 +43,7 @@
  * @measured: started inside the measured window
  * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
+ * @free_ns: when the slot became free (open loop: late-arrival test)
  * @status: completion status
  * @pages: the buffer, one page per bvec
  * @nr_pages: pages in @pages
@@ -39,6 +55,7 @@ struct blkgen_slot {
 	struct blkgen_wl_run *run;
 	u64 start_ns;
 	u64 end_ns;
+	u64 free_ns;
 	u32 size;
 	bool write;
 	bool measured;
@@ -62,6 +79,12 @@ struct blkgen_slot {
  * @quota: measured I/Os left to issue (U64_MAX: no io_limit)
  * @ival_end: end of the open interval (ktime ns)
  * @record: record latencies (module parameter latency at start)
+ * @open: open loop: I/Os follow @arr, not completions
+ * @issuing: the open loop may still issue (not stopped, before deadline)
+ * @arr: the arrival schedule (open loop)
+ * @free: free slots, oldest first, a ring of @nr_slots (open loop)
+ * @free_head: index of the oldest free slot in @free
+ * @nr_free: free slots
  * @errors_in_row: consecutive failed I/Os
  * @opf: flags added to every bio (REQ_POLLED)
  * @wopf: flags added to writes (REQ_FUA)
@@ -76,6 +99,12 @@ struct blkgen_wl_run {
 	u64 quota;
 	u64 ival_end;
 	bool record;
+	bool open;
+	bool issuing;
+	struct blkgen_arrivals arr;
+	struct blkgen_slot **free;
+	unsigned int free_head;
+	unsigned int nr_free;
 	unsigned int errors_in_row;
 	blk_opf_t opf;
 	blk_opf_t wopf;
@@ -90,6 +119,8 @@ struct blkgen_wl_run {
  * @cpu: the CPU the kthread is bound to
  * @inflight: slots submitted and not yet accounted
  * @polled: some workload submits REQ_POLLED bios
+ * @open: some workload runs open loop
+ * @spin_ns: spin_us at start, in ns
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
  * @stats: per workload results, kept after the run for sysfs
@@ -102,6 +133,8 @@ struct blkgen_worker {
 	unsigned int cpu;
 	unsigned int inflight;
 	bool polled;
+	bool open;
+	u64 spin_ns;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
 	struct blkgen_stats *stats;
@@ -121,23 +154,25 @@ static void blkgen_end_io(struct bio *bio)
 }
 
 /*
- * Submit the slot's next I/O; false if the run no longer issues. The
- * start time is read per I/O, just before its bio is built, as fio stamps
- * each io_u: reusing one stamp for a whole batch would charge the I/O with
- * the time spent building the others (measured: +14% at depth 8 against
- * blktrace's Q2C in the VM, against +11% at depth 1).
+ * Submit the slot's next I/O, intended to start at @start; false if the
+ * run no longer issues. Closed loop, @start is @now, read per I/O just
+ * before its bio is built, as fio stamps each io_u: one stamp for a whole
+ * batch would charge an I/O with the time spent building the others
+ * (measured: +14% at depth 8 against blktrace's Q2C in the VM). Open
+ * loop, @start is the scheduled arrival, so time spent waiting for a slot
+ * or for the worker counts (no coordinated omission).
  */
-static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
+static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
+			    u64 start, u64 now)
 {
 	struct blkgen_job *job = r->w->job;
 	struct blkgen_choice c;
 	unsigned int i, left, len;
 	blk_opf_t opf;
-	u64 now = ktime_get_ns();
 
 	if (READ_ONCE(job->stop) || now >= job->t_deadline)
 		return false;
-	s->measured = now >= job->t_measure;
+	s->measured = start >= job->t_measure;
 	if (s->measured) {
 		if (!r->quota)
 			return false;
@@ -159,12 +194,59 @@ static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	s->size = c.size;
 	s->write = c.write;
 	s->stamp = r->record;
-	s->end_ns = now;
+	s->end_ns = start;
 	s->inflight = true;
-	s->start_ns = now;
+	s->start_ns = start;
 	r->w->inflight++;
 	submit_bio(&s->bio);
 	return true;
+}
+
+static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	u64 now = ktime_get_ns();
+
+	return blkgen_issue_at(r, s, now, now);
+}
+
+static void blkgen_free_push(struct blkgen_wl_run *r, struct blkgen_slot *s,
+			     u64 t)
+{
+	s->free_ns = t;
+	r->free[(r->free_head + r->nr_free++) % r->nr_slots] = s;
+}
+
+/*
+ * Open loop: issue every arrival that is due while a slot is free. An
+ * arrival is late when even the oldest free slot freed after it was due:
+ * at its time every slot was busy, and its latency includes the wait.
+ */
+static void blkgen_dispatch(struct blkgen_wl_run *r)
+{
+	struct blkgen_stats *st = r->stats;
+	struct blkgen_slot *s;
+	u64 now, due;
+
+	while (r->issuing && r->nr_free) {
+		now = ktime_get_ns();
+		due = r->arr.next_ns;
+		if (due > now)
+			return;
+		s = r->free[r->free_head];
+		if (!blkgen_issue_at(r, s, due, now)) {
+			r->issuing = false;
+			return;
+		}
+		r->free_head = (r->free_head + 1) % r->nr_slots;
+		r->nr_free--;
+		if (s->measured) {
+			if (s->free_ns > due)
+				st->late_ios++;
+			if (now - due > st->max_lag_ns)
+				st->max_lag_ns = now - due;
+		}
+		blkgen_arrivals_advance(&r->arr);
+	}
 }
 
 /* Close the open interval and every empty one up to the one holding @t. */
@@ -277,10 +359,48 @@ static void blkgen_ival_finish(struct blkgen_worker *w)
 	}
 }
 
-/* Nothing completed yet: reap polled I/O, or sleep until end_io wakes us. */
+/*
+ * The earliest time an open-loop workload of this worker has an arrival
+ * to issue on a free slot (or its deadline), U64_MAX if none.
+ */
+static u64 blkgen_next_due(struct blkgen_worker *w)
+{
+	u64 due = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		if (r->open && r->issuing && r->nr_free)
+			due = min(due, r->arr.next_ns);
+	}
+	if (due != U64_MAX)
+		due = min(due, w->job->t_deadline);
+	return due;
+}
+
+/*
+ * Nothing completed yet: reap polled I/O, wait for the next arrival
+ * (spinning when it is close, else an absolute hrtimer sleep), or sleep
+ * until end_io (or stop) wakes us.
+ */
 static void blkgen_worker_wait(struct blkgen_worker *w)
 {
+	u64 due = w->open ? blkgen_next_due(w) : U64_MAX;
 	unsigned int i, j;
+
+	if (due != U64_MAX) {
+		u64 now = ktime_get_ns();
+
+		if (due <= now)
+			return;
+		if (due - now <= w->spin_ns) {
+			while (ktime_get_ns() < due && llist_empty(&w->done) &&
+			       !READ_ONCE(w->job->stop) && !need_resched())
+				cpu_relax();
+			return;
+		}
+	}
 
 	if (w->polled) {
 		for (i = 0; i < w->nr_wl; i++) {
@@ -297,9 +417,55 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 			return;
 	}
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (llist_empty(&w->done))
-		schedule_timeout(w->polled ? 1 : HZ);
+	if (llist_empty(&w->done) && !READ_ONCE(w->job->stop)) {
+		if (due != U64_MAX) {
+			ktime_t expires = ns_to_ktime(due);
+
+			schedule_hrtimeout_range(&expires, BLKGEN_SLACK_NS,
+						 HRTIMER_MODE_ABS);
+		} else {
+			schedule_timeout(w->polled ? 1 : HZ);
+		}
+	}
 	__set_current_state(TASK_RUNNING);
+}
+
+/* Open-loop workloads that may still issue. */
+static bool blkgen_open_pending(struct blkgen_worker *w)
+{
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	if (!w->open)
+		return false;
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		if (!r->open || !r->issuing)
+			continue;
+		if (READ_ONCE(w->job->stop) || now >= w->job->t_deadline ||
+		    !r->quota)
+			r->issuing = false;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* Start a workload's arrival schedule: this worker's share of its rate. */
+static void blkgen_worker_arrivals(struct blkgen_worker *w,
+				   struct blkgen_wl_run *r, unsigned int i)
+{
+	struct blkgen_job *job = w->job;
+	u32 active = min(r->wl->depth, job->nr_workers);
+
+	/* Validated at start (blkgen_job_check_rate()); cannot fail here. */
+	blkgen_arrivals_init(&r->arr, (enum blkgen_process)job->arrival,
+			     job->rate_iops * r->wl->run_share,
+			     (u64)BLKGEN_SHARE_ONE * active,
+			     job->t_start, job->run_seed,
+			     (u64)w->index << 32 | i, w->index, active);
+	r->issuing = true;
 }
 
 static int blkgen_worker_fn(void *data)
@@ -310,29 +476,55 @@ static int blkgen_worker_fn(void *data)
 	struct blk_plug plug;
 	unsigned int i, j;
 
-	for (i = 0; i < w->nr_wl; i++)
-		w->run[i].ival_end = w->job->t_measure + w->job->interval_ns;
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		r->ival_end = w->job->t_measure + w->job->interval_ns;
+		if (r->open) {
+			blkgen_worker_arrivals(w, r, i);
+			for (j = 0; j < r->nr_slots; j++)
+				blkgen_free_push(r, r->slots[j],
+						 w->job->t_start);
+		}
+	}
 
 	blk_start_plug(&plug);
-	for (i = 0; i < w->nr_wl; i++)
-		for (j = 0; j < w->run[i].nr_slots; j++)
-			if (!blkgen_issue(&w->run[i], w->run[i].slots[j]))
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		if (r->open)
+			continue;
+		for (j = 0; j < r->nr_slots; j++)
+			if (!blkgen_issue(r, r->slots[j]))
 				break;
+	}
 	blk_finish_plug(&plug);
 
-	while (w->inflight) {
+	while (w->inflight || blkgen_open_pending(w)) {
 		list = llist_del_all(&w->done);
-		if (!list) {
+		if (!list && !w->open) {
 			blkgen_worker_wait(w);
 			continue;
 		}
-		list = llist_reverse_order(list);
 		blk_start_plug(&plug);
-		llist_for_each_entry_safe(s, tmp, list, node) {
-			blkgen_account(s->run, s);
-			blkgen_issue(s->run, s);
+		if (list) {
+			list = llist_reverse_order(list);
+			llist_for_each_entry_safe(s, tmp, list, node) {
+				blkgen_account(s->run, s);
+				if (s->run->open)
+					blkgen_free_push(s->run, s, s->stamp ?
+							 s->end_ns :
+							 ktime_get_ns());
+				else
+					blkgen_issue(s->run, s);
+			}
 		}
+		for (i = 0; w->open && i < w->nr_wl; i++)
+			if (w->run[i].open)
+				blkgen_dispatch(&w->run[i]);
 		blk_finish_plug(&plug);
+		if (!list)
+			blkgen_worker_wait(w);
 		cond_resched();
 	}
 
@@ -429,6 +621,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	w->index = index;
 	w->cpu = cpu;
 	w->nr_wl = job->nr_wl_run;
+	w->spin_ns = (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
 	w->run = kcalloc_node(w->nr_wl, sizeof(*w->run), GFP_KERNEL, node);
 	w->stats = kvcalloc(w->nr_wl, sizeof(*w->stats), GFP_KERNEL);
 	if (!w->run || !w->stats)
@@ -473,6 +666,14 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					GFP_KERNEL, node);
 		if (!r->slots)
 			goto out_free;
+		if (job->rate_iops) {
+			r->open = true;
+			w->open = true;
+			r->free = kcalloc_node(r->nr_slots, sizeof(*r->free),
+					       GFP_KERNEL, node);
+			if (!r->free)
+				goto out_free;
+		}
 		for (j = 0; j < r->nr_slots; j++) {
 			r->slots[j] = blkgen_slot_alloc(r, node, &fill);
 			if (!r->slots[j])
@@ -550,6 +751,8 @@ void blkgen_worker_free_io(struct blkgen_worker *w)
 			blkgen_slot_free(r->slots[j]);
 		kfree(r->slots);
 		r->slots = NULL;
+		kfree(r->free);
+		r->free = NULL;
 	}
 }
 
