@@ -88,6 +88,9 @@ extern const struct print_ops print_json_ops;
 extern const struct print_ops print_csv_ops;
 const struct print_ops *print_ops_for(const char *fmt);
 
+/* cmd-run.c */
+int cmd_run(int argc, char **argv);
+
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -18,6 +18,8 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct command commands[] = {
+	{ "run", "PROFILE [--device DEV] [--allow-write] [-o FMT] [-q] ...",
+	  "Run a profile with live progress, then report", cmd_run },
 	{ "list", "", "List the jobs", cmd_list },
 	{ "status", "[JOB...]", "One line per job: state, time, I/Os, IOPS, error",
 	  cmd_status },
@@ -37,7 +39,8 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: blkgenctl COMMAND [ARGS...]\n\ncommands:\n");
 	for (c = commands; c->name; c++)
-		fprintf(f, "  %-8s %-26s %s\n", c->name, c->args, c->help);
+		fprintf(f, "  %s%s%s\n      %s\n", c->name, c->args[0] ? " " : "",
+			c->args, c->help);
 	fprintf(f, "\nexit status: 0 ok, 1 failed, 2 usage, 3 module not loaded\n");
 }
 

@@ -16,6 +16,8 @@
  * @size: their number
  * @h: the histogram
  * Return: 0, or -EINVAL if the image is not a version 1 histogram.
+ * count is taken as the sum of the bins (equal to the header's once the
+ * run is over).
  */
 int hist_from_uapi(const void *buf, size_t size, struct blkgen_lat_hist *h)
 {
@@ -34,9 +36,12 @@ int hist_from_uapi(const void *buf, size_t size, struct blkgen_lat_hist *h)
 		h->bins[i] = le64toh(u->bins[i]);
 		sum += h->bins[i];
 	}
-	h->count = le64toh(u->count);
-	if (h->count != sum)
-		return -EINVAL;
+	/*
+	 * sysfs hands the file out in page-sized reads, each from a fresh
+	 * merge: during a run the header and the bins may come from slightly
+	 * different moments. The bins are the histogram; count follows them.
+	 */
+	h->count = sum;
 	h->sum_ns = le64toh(u->sum_ns);
 	h->min_ns = h->count ? le64toh(u->min_ns) : ~0ULL;
 	h->max_ns = le64toh(u->max_ns);

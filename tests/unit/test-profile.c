@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Description: profiles parse into configfs values (times to ms, percents
+ * without '%'), and malformed ones fail with file:line, the key, the value
+ * and, for an unknown key, the nearest valid one; --set overrides.
+ */
+#include <string.h>
+
+#include "blkgenctl.h"
+#include "profile.h"
+#include "unit.h"
+
+static void expect_ok(const char *text, const char *sec, const char *key,
+		      const char *want)
+{
+	struct profile p = { 0 };
+	char err[512] = "";
+	const char *got;
+	int i;
+
+	if (profile_parse("t.prof", text, &p, err, sizeof(err))) {
+		CHECK(0, "parse failed: %s", err);
+		goto out;
+	}
+	if (!strcmp(sec, "job")) {
+		got = profile_get(&p.job, key);
+	} else {
+		for (i = 0; i < p.nr_wl && strcmp(p.wl[i].name, sec); i++)
+			;
+		got = i < p.nr_wl ? profile_get(&p.wl[i], key) : NULL;
+	}
+	CHECK(got && !strcmp(got, want), "[%s] %s = '%s', want '%s'", sec, key,
+	      got ? got : "(none)", want);
+out:
+	profile_free(&p);
+}
+
+static void expect_err(const char *text, const char *want)
+{
+	struct profile p = { 0 };
+	char err[512] = "";
+
+	CHECK(profile_parse("t.prof", text, &p, err, sizeof(err)) &&
+	      strstr(err, want), "error '%s', want '%s'", err, want);
+	profile_free(&p);
+}
+
+int main(void)
+{
+	const char *base = "# comment\n[job]\nduration_ms = 30s\nwarmup_ms=500ms\n"
+			   "interval_ms = 2m\n\n[workload w1]\nrdpct = 70%\nbs = 4k/50:8k/50\n"
+			   "allow_write = yes\ndepth=32\n; another\n[workload w2]\nrange = 0%-25%\n";
+	struct profile p = { 0 };
+	char err[512];
+
+	expect_ok(base, "job", "duration_ms", "30000");
+	expect_ok(base, "job", "warmup_ms", "500");
+	expect_ok(base, "job", "interval_ms", "120000");
+	expect_ok(base, "w1", "rdpct", "70");
+	expect_ok(base, "w1", "bs", "4k/50:8k/50");
+	expect_ok(base, "w1", "allow_write", "1");
+	expect_ok(base, "w1", "depth", "32");
+	expect_ok(base, "w2", "range", "0%-25%");
+	expect_ok("[job]\nduration_ms = 1.5s\n[workload a]\n", "job",
+		  "duration_ms", "1500");
+	expect_ok("[workload a]\nseekpct=0\n", "a", "seekpct", "0");
+
+	expect_err("[job]\nduraton_ms = 5s\n[workload a]\n",
+		   "t.prof:2: unknown key 'duraton_ms' in [job] (did you mean 'duration_ms'?)");
+	expect_err("[workload a]\nrdcpt = 5\n", "(did you mean 'rdpct'?)");
+	expect_err("[workload a]\nrdpct = 150\n", "t.prof:2: rdpct = 150: not a percentage");
+	expect_err("[job]\n\n\nwarmup_ms = soon\n[workload a]\n",
+		   "t.prof:4: warmup_ms = soon: not a time");
+	expect_err("[workload a]\ndepth = -3\n", "t.prof:2: depth = -3: not a non-negative integer");
+	expect_err("[workload a]\nfua = maybe\n", "fua = maybe: not a boolean");
+	expect_err("rdpct = 5\n[workload a]\n", "t.prof:1: 'rdpct' outside a section");
+	expect_err("[jobs]\n", "t.prof:1: unknown section [jobs]");
+	expect_err("[workload a]\n[workload a]\n", "t.prof:2: workload 'a' defined twice");
+	expect_err("[workload a]\njust words\n", "t.prof:2: expected key = value");
+	expect_err("[job]\nduration_ms = 1s\n", "no [workload NAME] section");
+	expect_err("[workload]\n", "unknown section [workload]");
+
+	/* --set: job key, workload key for all, WL.key for one. */
+	CHECK(!profile_parse("t.prof", base, &p, err, sizeof(err)), "%s", err);
+	CHECK(!profile_set(&p, "duration_ms=10s", err, sizeof(err)), "%s", err);
+	CHECK(!strcmp(profile_get(&p.job, "duration_ms"), "10000"), "set job");
+	CHECK(!profile_set(&p, "depth=4", err, sizeof(err)), "%s", err);
+	CHECK(!strcmp(profile_get(&p.wl[0], "depth"), "4") &&
+	      !strcmp(profile_get(&p.wl[1], "depth"), "4"), "set all");
+	CHECK(!profile_set(&p, "w2.rdpct=0", err, sizeof(err)), "%s", err);
+	CHECK(!strcmp(profile_get(&p.wl[1], "rdpct"), "0") &&
+	      !strcmp(profile_get(&p.wl[0], "rdpct"), "70"), "set one");
+	CHECK(profile_set(&p, "w9.rdpct=0", err, sizeof(err)) &&
+	      strstr(err, "no workload 'w9'"), "%s", err);
+	CHECK(profile_set(&p, "bogus=1", err, sizeof(err)) &&
+	      strstr(err, "unknown key 'bogus'"), "%s", err);
+	profile_free(&p);
+	return t_exit("profile");
+}
