@@ -4,6 +4,7 @@
  * without '%'), and malformed ones fail with file:line, the key, the value
  * and, for an unknown key, the nearest valid one; --set overrides.
  */
+#include <glob.h>
 #include <string.h>
 
 #include "blkgenctl.h"
@@ -95,5 +96,22 @@ int main(void)
 	CHECK(profile_set(&p, "bogus=1", err, sizeof(err)) &&
 	      strstr(err, "unknown key 'bogus'"), "%s", err);
 	profile_free(&p);
+
+	/* Every shipped profile parses. */
+	{
+		glob_t g;
+		size_t i;
+
+		CHECK(!glob("../../tools/profiles/*.prof", 0, NULL, &g) &&
+		      g.gl_pathc >= 5, "shipped profiles not found");
+		for (i = 0; i < g.gl_pathc; i++) {
+			struct profile q = { 0 };
+
+			CHECK(!profile_load(g.gl_pathv[i], &q, err, sizeof(err)),
+			      "%s", err);
+			profile_free(&q);
+		}
+		globfree(&g);
+	}
 	return t_exit("profile");
 }
