@@ -65,6 +65,12 @@ int main(void)
 	expect_ok("[job]\nduration_ms = 1.5s\n[workload a]\n", "job",
 		  "duration_ms", "1500");
 	expect_ok("[workload a]\nseekpct=0\n", "a", "seekpct", "0");
+	expect_ok("[job]\nrate_iops = curve\ncurve = 10-120,10\n[workload a]\n",
+		  "job", "rate_iops", "curve");
+	expect_ok("[job]\nrate_iops = curve\ncurve = 10-120,10\n[workload a]\n",
+		  "job", "curve", "10-120,10");
+	expect_err("[job]\nrate_iops = lots\n[workload a]\n",
+		   "rate_iops = lots: not a non-negative integer");
 
 	expect_err("[job]\nduraton_ms = 5s\n[workload a]\n",
 		   "t.prof:2: unknown key 'duraton_ms' in [job] (did you mean 'duration_ms'?)");

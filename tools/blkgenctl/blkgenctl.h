@@ -90,6 +90,7 @@ const struct print_ops *print_ops_for(const char *fmt);
 
 /* cmd-run.c */
 int cmd_run(int argc, char **argv);
+int cmd_curve(int argc, char **argv);
 
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);

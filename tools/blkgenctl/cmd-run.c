@@ -84,6 +84,8 @@ static int write_section(const char *dir, const struct profile *p,
 	int i, ret;
 
 	for (i = 0; i < s->nr; i++) {
+		if (!strcmp(s->kv[i].key, "curve"))	/* blkgenctl's, not configfs's */
+			continue;
 		path3(path, sizeof(path), dir, s->kv[i].key, NULL);
 		ret = cfs_write(path, s->kv[i].value);
 		if (ret) {
@@ -245,99 +247,27 @@ static void progress(const struct job_result *now, struct job_result *prev,
 	fprintf(stderr, "%s", tty ? "   " : "\n");
 }
 
-int cmd_run(int argc, char **argv)
+/*
+ * Create the job, run it with progress, load its results into @res (if
+ * not NULL, else print them) and remove it. Returns an exit status.
+ */
+static int run_once(struct profile *p, struct run_opts *o, const char *job,
+		    struct job_result *res)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "set", required_argument, NULL, 's' },
-		{ "allow-write", no_argument, NULL, 'W' },
-		{ "output-format", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	struct run_opts o = { .ops = &print_normal_ops };
-	struct job_result prev = { 0 }, cur;
-	struct profile p = { 0 };
+	struct job_result prev = { 0 }, cur = { 0 };
 	struct created c = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	char err[512], job[256], path[4096], state[32];
-	uint64_t duration = 0;
+	char path[4096], state[32];
+	uint64_t duration;
 	unsigned int tick;
-	int ch, ret, rc = EXIT_OK;
+	int ret, rc = EXIT_OK;
 	bool tty = isatty(2);
 	const char *v;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:s:Wo:qn:kh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			if (o.nr_devices < PROFILE_MAX_WL)
-				o.devices[o.nr_devices++] = optarg;
-			break;
-		case 's':
-			if (o.nr_sets < 64)
-				o.sets[o.nr_sets++] = optarg;
-			break;
-		case 'W':
-			o.allow_write = true;
-			break;
-		case 'o':
-			o.ops = print_ops_for(optarg);
-			if (!o.ops) {
-				fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'k':
-			o.keep = true;
-			break;
-		case 'h':
-			printf("usage: %s\n", run_usage);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "usage: %s\n", run_usage);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "usage: %s\n", run_usage);
-		return EXIT_USAGE;
-	}
-	if (profile_load(argv[optind], &p, err, sizeof(err))) {
-		fprintf(stderr, "blkgenctl: %s\n", err);
-		profile_free(&p);
-		return EXIT_USAGE;
-	}
-	ret = prepare(&p, &o);
-	if (ret)
-		goto out_free;
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		ret = EXIT_NOMOD;
-		goto out_free;
-	}
-	if (o.name)
-		snprintf(job, sizeof(job), "%s", o.name);
-	else
-		snprintf(job, sizeof(job), "run-%d", (int)getpid());
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	ret = create(&p, job, &c);
+	ret = create(p, job, &c);
 	if (ret || interrupted)
 		goto out_cleanup;
 
-	v = profile_get(&p.job, "duration_ms");
+	v = profile_get(&p->job, "duration_ms");
 	duration = v ? strtoull(v, NULL, 10) : 10000;
 	path3(path, sizeof(path), cfs_root(), job, "state");
 	ret = cfs_write(path, "start");
@@ -357,7 +287,7 @@ int cmd_run(int argc, char **argv)
 		sleep_ms(100);
 		if (interrupted) {
 			fprintf(stderr, "%sblkgenctl: %s, stopping %s\n",
-				tty && !o.quiet ? "\n" : "",
+				tty && !o->quiet ? "\n" : "",
 				interrupted == SIGINT ? "interrupted" : "terminated",
 				job);
 			cfs_write(path, "stop");
@@ -367,7 +297,7 @@ int cmd_run(int argc, char **argv)
 		if (cfs_read_text(path, state, sizeof(state)) ||
 		    strcmp(state, "running"))
 			break;
-		if (o.quiet || tick % 10 != 9)
+		if (o->quiet || tick % 10 != 9)
 			continue;
 		if (result_load(job, &cur) == 0) {
 			progress(&cur, &prev, duration, tty);
@@ -376,29 +306,372 @@ int cmd_run(int argc, char **argv)
 		} else {
 			result_free(&cur);
 		}
+		memset(&cur, 0, sizeof(cur));
 	}
-	if (tty && !o.quiet)
+	if (tty && !o->quiet)
 		fprintf(stderr, "\n");
 	ret = result_load(job, &cur);
 	if (ret) {
 		fprintf(stderr, "blkgenctl: %s: cannot read results: %s\n", job,
 			strerror(-ret));
 		ret = EXIT_FAIL;
+		result_free(&cur);
 	} else {
-		o.ops->job(&cur);
 		if (!strcmp(cur.state, "failed")) {
 			fprintf(stderr, "blkgenctl: %s failed: %s\n", job, cur.error);
 			ret = EXIT_FAIL;
 		}
+		if (res) {
+			*res = cur;
+		} else {
+			o->ops->job(&cur);
+			result_free(&cur);
+		}
 	}
-	result_free(&cur);
 	if (rc)
 		ret = rc;
 out_cleanup:
 	result_free(&prev);
-	if (!o.keep || ret)
+	if (!o->keep || ret)
 		cleanup(&c);
-out_free:
+	return ret;
+}
+
+/* Options shared by run and curve; returns optind, or -1 on a usage error. */
+static int parse_run_opts(int argc, char **argv, struct run_opts *o,
+			  const char *usage, const char **points,
+			  double *stop_ms)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "set", required_argument, NULL, 's' },
+		{ "allow-write", no_argument, NULL, 'W' },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "points", required_argument, NULL, 'P' },
+		{ "stop-latency-ms", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "d:s:Wo:qn:kh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			if (o->nr_devices < PROFILE_MAX_WL)
+				o->devices[o->nr_devices++] = optarg;
+			break;
+		case 's':
+			if (o->nr_sets < 64)
+				o->sets[o->nr_sets++] = optarg;
+			break;
+		case 'W':
+			o->allow_write = true;
+			break;
+		case 'o':
+			o->ops = print_ops_for(optarg);
+			if (!o->ops) {
+				fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'k':
+			o->keep = true;
+			break;
+		case 'P':
+			if (!points)
+				goto bad;
+			*points = optarg;
+			break;
+		case 'L':
+			if (!stop_ms)
+				goto bad;
+			*stop_ms = atof(optarg);
+			break;
+		case 'h':
+			printf("usage: %s\n", usage);
+			exit(EXIT_OK);
+		default:
+			goto bad;
+		}
+	}
+	if (argc - optind != 1)
+		goto bad;
+	return optind;
+bad:
+	fprintf(stderr, "usage: %s\n", usage);
+	return -1;
+}
+
+/* Load, override and check a profile; set up signals. */
+static int load_profile(const char *file, struct profile *p,
+			struct run_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	char err[512];
+	int ret;
+
+	if (profile_load(file, p, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		return EXIT_USAGE;
+	}
+	ret = prepare(p, o);
+	if (ret)
+		return ret;
+	if (!cfs_module_loaded()) {
+		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+		return EXIT_NOMOD;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return EXIT_OK;
+}
+
+static int curve_sweep(struct profile *p, struct run_opts *o,
+		       const char *points, double stop_ms);
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { .ops = &print_normal_ops };
+	struct profile p = { 0 };
+	const char *rate;
+	char job[256];
+	int i, ret;
+
+	i = parse_run_opts(argc, argv, &o, run_usage, NULL, NULL);
+	if (i < 0)
+		return EXIT_USAGE;
+	ret = load_profile(argv[i], &p, &o);
+	if (ret)
+		goto out;
+	rate = profile_get(&p.job, "rate_iops");
+	if (rate && !strcmp(rate, "curve")) {
+		ret = curve_sweep(&p, &o, profile_get(&p.job, "curve"), 0);
+		goto out;
+	}
+	if (o.name)
+		snprintf(job, sizeof(job), "%s", o.name);
+	else
+		snprintf(job, sizeof(job), "run-%d", (int)getpid());
+	ret = run_once(&p, &o, job, NULL);
+out:
 	profile_free(&p);
 	return ret;
+}
+
+static const char *curve_usage =
+	"blkgenctl curve PROFILE [--points 10-120,10] [--stop-latency-ms MS]\n"
+	"                        [--device DEV]... [--set [WL.]KEY=VALUE]... [--allow-write]\n"
+	"                        [-o normal|json|csv] [-q]";
+
+int cmd_curve(int argc, char **argv)
+{
+	struct run_opts o = { .ops = &print_normal_ops };
+	const char *points = NULL;
+	struct profile p = { 0 };
+	double stop_ms = 0;
+	int i, ret;
+
+	i = parse_run_opts(argc, argv, &o, curve_usage, &points, &stop_ms);
+	if (i < 0)
+		return EXIT_USAGE;
+	ret = load_profile(argv[i], &p, &o);
+	if (!ret)
+		ret = curve_sweep(&p, &o, points ? points :
+				  profile_get(&p.job, "curve"), stop_ms);
+	profile_free(&p);
+	return ret;
+}
+
+/* "10-120,10" (from-to,step) or "10,50,70,80,90,100"; percent values. */
+static int parse_points(const char *s, double *pts, int max)
+{
+	double a, b, step;
+	char *end;
+	int n = 0;
+
+	if (!s || !*s)
+		s = "10-120,10";
+	if (sscanf(s, "%lf-%lf,%lf", &a, &b, &step) == 3) {
+		if (a <= 0 || b < a || step <= 0)
+			return -1;
+		for (; a <= b + 1e-9 && n < max; a += step)
+			pts[n++] = a;
+		return n;
+	}
+	while (*s && n < max) {
+		pts[n] = strtod(s, &end);
+		if (end == s || pts[n] <= 0)
+			return -1;
+		n++;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+/* vdbench's rule: max * p / 100, rounded up to 100 above 1000, else to 10. */
+static uint64_t curve_target(uint64_t max, double pct)
+{
+	uint64_t t = (uint64_t)((double)max * pct / 100.0);
+	uint64_t unit = t > 1000 ? 100 : 10;
+
+	return (t + unit - 1) / unit * unit;
+}
+
+struct curve_point {
+	double pct;
+	uint64_t target;
+	double iops, bw;
+	double mean, p99;
+	uint64_t max;
+	char state[32];
+};
+
+/* Merge a job's workloads and directions into one point. */
+static void curve_measure(const struct job_result *r, struct curve_point *pt,
+			  struct blkgen_lat_hist *h)
+{
+	uint64_t ios = 0, bytes = 0;
+	int i, d;
+
+	blkgen_hist_reset(h);
+	for (i = 0; i < r->nr_wl; i++)
+		for (d = 0; d < 2; d++) {
+			ios += r->wl[i].dir[d].ios;
+			bytes += r->wl[i].dir[d].bytes;
+			blkgen_hist_merge(h, &r->wl[i].dir[d].lat);
+		}
+	pt->iops = r->elapsed_ms ? ios * 1000.0 / r->elapsed_ms : 0;
+	pt->bw = r->elapsed_ms ? bytes * 1000.0 / r->elapsed_ms : 0;
+	pt->mean = report_mean(h);
+	pt->p99 = report_percentile(h, 99);
+	pt->max = h->count ? h->max_ns : 0;
+	snprintf(pt->state, sizeof(pt->state), "%s", r->state);
+}
+
+static void curve_print(const struct run_opts *o, uint64_t max,
+			const struct curve_point *pts, int n)
+{
+	int i;
+
+	if (o->ops == &print_csv_ops) {
+		printf("point,target_pct,target_iops,iops,mb_per_s,lat_mean_us,lat_p99_us,lat_max_us,state\n");
+		for (i = 0; i < n; i++)
+			printf("%d,%g,%llu,%.1f,%.3f,%.2f,%.2f,%.2f,%s\n", i,
+			       pts[i].pct, (unsigned long long)pts[i].target,
+			       pts[i].iops, pts[i].bw / 1e6, pts[i].mean / 1e3,
+			       pts[i].p99 / 1e3, pts[i].max / 1e3, pts[i].state);
+		return;
+	}
+	if (o->ops == &print_json_ops) {
+		printf("{\n  \"blkgenctl_version\": \"%s\",\n  \"max_iops\": %llu,\n  \"points\": [\n",
+		       BLKGENCTL_VERSION, (unsigned long long)max);
+		for (i = 0; i < n; i++)
+			printf("    { \"target_pct\": %g, \"target_iops\": %llu, \"iops\": %.1f, "
+			       "\"bw_bytes\": %.1f, \"lat_ns\": { \"mean\": %.1f, \"p99\": %.0f, "
+			       "\"max\": %llu }, \"state\": \"%s\" }%s\n",
+			       pts[i].pct, (unsigned long long)pts[i].target,
+			       pts[i].iops, pts[i].bw, pts[i].mean, pts[i].p99,
+			       (unsigned long long)pts[i].max, pts[i].state,
+			       i + 1 < n ? "," : "");
+		printf("  ]\n}\n");
+		return;
+	}
+	printf("curve: unthrottled maximum %llu IOPS\n", (unsigned long long)max);
+	printf("%8s %12s %12s %10s %12s %12s %12s\n", "target", "target IOPS",
+	       "IOPS", "MB/s", "mean (us)", "p99 (us)", "max (us)");
+	for (i = 0; i < n; i++)
+		printf("%7g%% %12llu %12.1f %10.2f %12.2f %12.2f %12.2f%s\n",
+		       pts[i].pct, (unsigned long long)pts[i].target,
+		       pts[i].iops, pts[i].bw / 1e6, pts[i].mean / 1e3,
+		       pts[i].p99 / 1e3, pts[i].max / 1e3,
+		       strcmp(pts[i].state, "done") ? "  (not done)" : "");
+}
+
+/*
+ * vdbench's curve: one unthrottled run finds the maximum (warmup
+ * excluded), then one open-loop run per point at the target rate, each
+ * with the profile's warmup. Stops early once mean latency exceeds
+ * stop_ms (if set) or on a signal.
+ */
+static int curve_sweep(struct profile *p, struct run_opts *o,
+		       const char *points, double stop_ms)
+{
+	struct blkgen_lat_hist *h = malloc(sizeof(*h));
+	struct curve_point pts[64], mx;
+	struct job_result r;
+	double pct[64];
+	char job[256], rate[32];
+	uint64_t max;
+	int n, i, done = 0, ret;
+
+	n = parse_points(points, pct, 64);
+	if (n <= 0) {
+		fprintf(stderr, "blkgenctl: curve points '%s': expected FROM-TO,STEP or P,P,... (percent)\n",
+			points);
+		free(h);
+		return EXIT_USAGE;
+	}
+	snprintf(job, sizeof(job), "%s", o->name ? o->name : "curve");
+	if (!o->name)
+		snprintf(job, sizeof(job), "curve-%d", (int)getpid());
+
+	fprintf(stderr, "curve: maximum run (unthrottled), then %d points\n", n);
+	profile_put(&p->job, "rate_iops", "0", 0);
+	memset(&r, 0, sizeof(r));
+	ret = run_once(p, o, job, &r);
+	if (ret) {
+		free(h);
+		return ret;
+	}
+	curve_measure(&r, &mx, h);
+	result_free(&r);
+	max = (uint64_t)(mx.iops + 0.5);
+	if (!max) {
+		fprintf(stderr, "curve: the maximum run did no I/O; using 10000 IOPS as vdbench does\n");
+		max = 10000;
+	}
+	fprintf(stderr, "curve: maximum %llu IOPS (mean %.1f us)\n",
+		(unsigned long long)max, mx.mean / 1e3);
+
+	for (i = 0; i < n && !interrupted; i++) {
+		pts[i].pct = pct[i];
+		pts[i].target = curve_target(max, pct[i]);
+		snprintf(rate, sizeof(rate), "%llu",
+			 (unsigned long long)pts[i].target);
+		profile_put(&p->job, "rate_iops", rate, 0);
+		fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS\n", i + 1,
+			n, pct[i], rate);
+		memset(&r, 0, sizeof(r));
+		ret = run_once(p, o, job, &r);
+		if (ret && ret != EXIT_FAIL) {
+			result_free(&r);
+			break;
+		}
+		curve_measure(&r, &pts[i], h);
+		result_free(&r);
+		done++;
+		if (stop_ms > 0 && pts[i].mean / 1e6 > stop_ms) {
+			fprintf(stderr, "curve: mean latency %.2f ms above %.2f ms: stopping\n",
+				pts[i].mean / 1e6, stop_ms);
+			break;
+		}
+	}
+	curve_print(o, max, pts, done);
+	free(h);
+	return interrupted ? 128 + interrupted : EXIT_OK;
 }

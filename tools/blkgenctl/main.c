@@ -20,6 +20,8 @@ static int cmd_version(int argc, char **argv)
 static const struct command commands[] = {
 	{ "run", "PROFILE [--device DEV] [--allow-write] [-o FMT] [-q] ...",
 	  "Run a profile with live progress, then report", cmd_run },
+	{ "curve", "PROFILE [--points 10-120,10] [--stop-latency-ms MS] ...",
+	  "vdbench curve: the maximum, then runs at percents of it", cmd_curve },
 	{ "list", "", "List the jobs", cmd_list },
 	{ "status", "[JOB...]", "One line per job: state, time, I/Os, IOPS, error",
 	  cmd_status },

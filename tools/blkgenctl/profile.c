@@ -26,6 +26,7 @@ static const struct key job_keys[] = {
 	{ "cpus", K_TEXT }, { "duration_ms", K_MS }, { "warmup_ms", K_MS },
 	{ "interval_ms", K_MS }, { "rate_iops", K_UINT },
 	{ "arrival", K_TEXT }, { "io_limit", K_UINT }, { "seed", K_UINT },
+	{ "curve", K_TEXT },
 	{ }
 };
 
@@ -132,6 +133,8 @@ static char *convert(const struct key *k, const char *v, const char **why)
 		}
 		break;
 	case K_UINT:
+		if (!strcmp(k->name, "rate_iops") && !strcmp(v, "curve"))
+			return strdup(v);	/* a sweep: see curve.c */
 		if (parse_uint(v, &n)) {
 			*why = "not a non-negative integer";
 			return NULL;
