@@ -72,6 +72,7 @@ depmod -b "$root" "$rel"
 # Test suites and configuration.
 cp -a "$top/tests" "$root/blkgen/tests"
 rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
+cp -a "$top/tools/profiles" "$root/blkgen/profiles"
 for spec in ${VM_FILES:-}; do
 	install -D "${spec%%:*}" "$root${spec#*:}"
 done
