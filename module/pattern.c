@@ -308,6 +308,9 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 		if (end > dev_bytes)
 			return BLKGEN_PAT_BEYOND;
 	}
+	p->align_shift = 0;
+	if (!(p->align & (p->align - 1)))
+		p->align_shift = __builtin_ctz(p->align);
 	start = align_up(start, p->align);
 	end = align_down(end, p->align);
 	if (end <= start || end - start < p->max_size)
@@ -367,6 +370,11 @@ static u64 random_offset(const struct blkgen_pattern *p,
 		hi = last;
 	if (hi < lo)			/* zone too close to the end for size */
 		return align_down(last, p->align);
+	/* Aligned starts in [lo, hi]: a shift for the usual power of two. */
+	if (p->align_shift)
+		return lo + (blkgen_rng_below(&st->rng,
+					      ((hi - lo) >> p->align_shift) + 1)
+			     << p->align_shift);
 	return lo + blkgen_rng_below(&st->rng, (hi - lo) / p->align + 1) *
 		    p->align;
 }

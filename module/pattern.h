@@ -98,6 +98,7 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r);
  * @start: first byte of the range
  * @end: end of the range, exclusive
  * @align: offset alignment in bytes (smallest size, >= logical block)
+ * @align_shift: log2(@align) when it is a power of two, else 0
  * @max_size: largest size in @bs
  * @nz: zones in use (1 for a uniform distribution)
  * @zacc: cumulative access percent per zone
@@ -114,6 +115,7 @@ struct blkgen_pattern {
 	u64 start;
 	u64 end;
 	u32 align;
+	u32 align_shift;
 	u32 max_size;
 	unsigned int nz;
 	u32 zacc[BLKGEN_MAX_ZONES];

@@ -212,8 +212,12 @@ static bool blkgen_issue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 static void blkgen_free_push(struct blkgen_wl_run *r, struct blkgen_slot *s,
 			     u64 t)
 {
+	unsigned int i = r->free_head + r->nr_free++;
+
+	if (i >= r->nr_slots)	/* a ring, without a division per I/O */
+		i -= r->nr_slots;
 	s->free_ns = t;
-	r->free[(r->free_head + r->nr_free++) % r->nr_slots] = s;
+	r->free[i] = s;
 }
 
 /*
@@ -237,7 +241,8 @@ static void blkgen_dispatch(struct blkgen_wl_run *r)
 			r->issuing = false;
 			return;
 		}
-		r->free_head = (r->free_head + 1) % r->nr_slots;
+		if (++r->free_head == r->nr_slots)
+			r->free_head = 0;
 		r->nr_free--;
 		if (s->measured) {
 			if (s->free_ns > due)

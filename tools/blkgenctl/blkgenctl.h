@@ -87,6 +87,7 @@ extern const struct print_ops print_normal_ops;
 extern const struct print_ops print_json_ops;
 extern const struct print_ops print_csv_ops;
 const struct print_ops *print_ops_for(const char *fmt);
+const struct print_ops *print_ops_arg(const char *fmt);
 
 /* cmd-run.c */
 int cmd_run(int argc, char **argv);

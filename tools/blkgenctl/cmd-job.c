@@ -44,12 +44,9 @@ static int parse_output(int argc, char **argv, const char *usage,
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			*ops = print_ops_for(optarg);
-			if (!*ops) {
-				fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
-					optarg);
+			*ops = print_ops_arg(optarg);
+			if (!*ops)
 				return -1;
-			}
 			break;
 		case 'h':
 			printf("usage: %s\n", usage);

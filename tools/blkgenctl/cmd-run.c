@@ -372,12 +372,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 			o->allow_write = true;
 			break;
 		case 'o':
-			o->ops = print_ops_for(optarg);
-			if (!o->ops) {
-				fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
-					optarg);
+			o->ops = print_ops_arg(optarg);
+			if (!o->ops)
 				return -1;
-			}
 			break;
 		case 'q':
 			o->quiet = true;

@@ -2,9 +2,21 @@
 /*
  * blkgenctl - output format selection (-o normal|json|csv).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "blkgenctl.h"
+
+/* print_ops_for(), or NULL after telling the user which formats exist. */
+const struct print_ops *print_ops_arg(const char *fmt)
+{
+	const struct print_ops *ops = print_ops_for(fmt);
+
+	if (!ops)
+		fprintf(stderr, "blkgenctl: unknown output format '%s' (normal, json, csv)\n",
+			fmt);
+	return ops;
+}
 
 const struct print_ops *print_ops_for(const char *fmt)
 {
