@@ -72,7 +72,8 @@ done
 step "static: checkpatch --strict (module, uapi)" tests/checkpatch.sh "${kfiles[@]}"
 step "static: shellcheck (tests, scripts)" \
 	shellcheck -S warning -x -s bash tests/run_tests tests/lib/rc tests/*.sh \
-	tests/vm/*.sh tests/vm/init tests/unit/*.sh .ci/run tests/*/[0-9][0-9][0-9]
+	tests/vm/*.sh tests/vm/init tests/unit/*.sh tests/bench/*.sh .ci/run \
+	tests/*/[0-9][0-9][0-9]
 
 say "module builds"
 if [ ${#kernels[@]} -eq 0 ]; then
