@@ -178,6 +178,35 @@ int main(void)
 	}
 	free(out);
 
+	/* merge: two copies add up exactly; a non-report fails. */
+	{
+		char cmd[2048];
+		json_object *m, *w;
+
+		snprintf(cmd, sizeof(cmd), "BLKGEN_SYSFS=%s %s report j1 -o json > %s/a.json && cp %s/a.json %s/b.json",
+			 root, TOOL, root, root, root);
+		CHECK(system(cmd) == 0, "report to files");
+		snprintf(cmd, sizeof(cmd), "merge %s/a.json %s/b.json", root, root);
+		out = run(cmd, &rc);
+		CHECK(rc == 0, "merge exit %d", rc);
+		m = json_tokener_parse(out);
+		w = get(m, "jobs.0.workloads.0");
+		CHECK(json_object_get_uint64(get(w, "read.ios")) == 200000, "merged ios");
+		CHECK(json_object_get_double(get(w, "read.iops")) == 100000, "merged iops");
+		CHECK(json_object_get_uint64(get(w, "read.lat_ns.N")) == 200000, "merged N");
+		CHECK(json_object_get_uint64(get(w, "read.lat_ns.min")) == 1000, "merged min");
+		CHECK(json_object_get_uint64(get(w, "read.lat_ns.max")) == 100000000, "merged max");
+		CHECK(fabs(json_object_get_double(get(w, "read.lat_ns.mean")) - 50000500) < 1,
+		      "merged mean");
+		CHECK(json_object_get_uint64(get(w, "errors")) == 6, "merged errors");
+		json_object_put(m);
+		free(out);
+		snprintf(cmd, sizeof(cmd), "merge %s/j1/state", root);
+		out = run(cmd, &rc);
+		CHECK(rc == 1, "merge of a non-report: exit %d", rc);
+		free(out);
+	}
+
 	/* Normal: the headline line. */
 	out = run("report j1", &rc);
 	CHECK(rc == 0 && strstr(out, "j1: done, 2.000 s measured\n"), "normal:\n%s", out);

@@ -93,10 +93,14 @@ const struct print_ops *print_ops_arg(const char *fmt);
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
 
+/* cmd-file.c */
+int cmd_merge(int argc, char **argv);
+
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
 
 #endif /* BLKGENCTL_H */

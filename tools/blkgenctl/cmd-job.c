@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blkgenctl.h"
 
@@ -176,4 +177,42 @@ int cmd_stop(int argc, char **argv)
 	if (ret)
 		return job_error(argv[1], ret);
 	return EXIT_OK;
+}
+
+/* rm JOB...: remove jobs with their workloads (the module stops them). */
+int cmd_rm(int argc, char **argv)
+{
+	char dir[4096], path[8192], **names;
+	int i, j, n, ret, rc = EXIT_OK;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: blkgenctl rm JOB...\n");
+		return EXIT_USAGE;
+	}
+	ret = need_module();
+	if (ret)
+		return ret;
+	for (i = 1; i < argc; i++) {
+		if (strchr(argv[i], '/') ||
+		    snprintf(dir, sizeof(dir), "%s/%s/workloads", cfs_root(),
+			     argv[i]) >= (int)sizeof(dir)) {
+			rc |= job_error(argv[i], -ENOENT);
+			continue;
+		}
+		n = cfs_list(dir, &names);
+		if (n < 0) {
+			rc |= job_error(argv[i], n);
+			continue;
+		}
+		for (j = 0; j < n; j++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[j]);
+			if (rmdir(path))
+				rc |= job_error(argv[i], -errno);
+		}
+		cfs_free_list(names, n);
+		snprintf(path, sizeof(path), "%s/%s", cfs_root(), argv[i]);
+		if (rmdir(path))
+			rc |= job_error(argv[i], -errno);
+	}
+	return rc;
 }

@@ -30,6 +30,9 @@ static const struct command commands[] = {
 	  cmd_report },
 	{ "stop", "JOB", "Stop a running job (waits for in-flight I/O)",
 	  cmd_stop },
+	{ "rm", "JOB...", "Remove jobs (stopping running ones)", cmd_rm },
+	{ "merge", "FILE.json... [-o FMT]",
+	  "Combine JSON reports exactly (histograms summed)", cmd_merge },
 	{ "version", "", "Show the tool's version", cmd_version },
 	{ "help", "", "Show this help", cmd_help },
 	{ }

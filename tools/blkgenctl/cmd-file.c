@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - commands on result files: merge.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "blkgenctl.h"
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* Add one direction of a report's workload into @d. */
+static int merge_dir(json_object *dir, struct dir_result *d)
+{
+	json_object *lat = member(dir, "lat_ns"), *bins = member(lat, "bins");
+	uint64_t n, min, max;
+	double mean;
+
+	if (!dir || !lat || !bins || !json_object_is_type(bins, json_type_object))
+		return -EINVAL;
+	d->ios += json_object_get_uint64(member(dir, "ios"));
+	d->bytes += json_object_get_uint64(member(dir, "bytes"));
+	n = json_object_get_uint64(member(lat, "N"));
+	if (!n)
+		return 0;
+	min = json_object_get_uint64(member(lat, "min"));
+	max = json_object_get_uint64(member(lat, "max"));
+	mean = json_object_get_double(member(lat, "mean"));
+	if (!d->lat.count || min < d->lat.min_ns)
+		d->lat.min_ns = min;
+	if (max > d->lat.max_ns)
+		d->lat.max_ns = max;
+	d->lat.sum_ns += (uint64_t)llround(mean * n);
+	json_object_object_foreach(bins, key, val) {
+		uint64_t c = json_object_get_uint64(val);
+
+		d->lat.bins[blkgen_hist_bin(strtoull(key, NULL, 10))] += c;
+		d->lat.count += c;
+	}
+	return 0;
+}
+
+static struct wl_result *find_wl(struct job_result *r, const char *name)
+{
+	struct wl_result *w;
+	int i;
+
+	for (i = 0; i < r->nr_wl; i++)
+		if (!strcmp(r->wl[i].name, name))
+			return &r->wl[i];
+	w = realloc(r->wl, (r->nr_wl + 1) * sizeof(*r->wl));
+	if (!w)
+		return NULL;
+	r->wl = w;
+	w = &r->wl[r->nr_wl++];
+	memset(w, 0, sizeof(*w));
+	w->name = strdup(name);
+	blkgen_hist_reset(&w->dir[0].lat);
+	blkgen_hist_reset(&w->dir[1].lat);
+	return w;
+}
+
+static int merge_file(const char *file, struct job_result *r)
+{
+	json_object *root = json_object_from_file(file), *jobs, *job, *wls;
+	size_t i, j;
+	int ret = -EINVAL;
+
+	if (!root) {
+		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", file,
+			json_util_get_last_err());
+		return -EINVAL;
+	}
+	jobs = member(root, "jobs");
+	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
+		fprintf(stderr, "blkgenctl: %s: not a blkgenctl report (no \"jobs\")\n",
+			file);
+		goto out;
+	}
+	for (i = 0; i < json_object_array_length(jobs); i++) {
+		uint64_t ms;
+
+		job = json_object_array_get_idx(jobs, i);
+		wls = member(job, "workloads");
+		ms = json_object_get_uint64(member(job, "elapsed_ms"));
+		if (ms > r->elapsed_ms)
+			r->elapsed_ms = ms;
+		if (!wls || !json_object_is_type(wls, json_type_array))
+			goto bad;
+		for (j = 0; j < json_object_array_length(wls); j++) {
+			json_object *o = json_object_array_get_idx(wls, j);
+			const char *name = json_object_get_string(member(o, "name"));
+			struct wl_result *w;
+
+			if (!name)
+				goto bad;
+			w = find_wl(r, name);
+			if (!w)
+				goto out;
+			if (merge_dir(member(o, "read"), &w->dir[0]) ||
+			    merge_dir(member(o, "write"), &w->dir[1]))
+				goto bad;
+			w->errors += json_object_get_uint64(member(o, "errors"));
+		}
+	}
+	ret = 0;
+	goto out;
+bad:
+	fprintf(stderr, "blkgenctl: %s: malformed blkgenctl report\n", file);
+out:
+	json_object_put(root);
+	return ret;
+}
+
+/*
+ * merge FILE...: combine JSON reports of runs over the same interval
+ * (several hosts, or several jobs): workloads of the same name add up,
+ * histograms are summed bin by bin and the statistics recomputed, rates
+ * add (total I/Os over the longest elapsed time). Time series are not
+ * merged.
+ */
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv]";
+	const struct print_ops *ops = &print_json_ops;
+	struct job_result r = { 0 };
+	int c, i, ret = EXIT_OK;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			ops = print_ops_arg(optarg);
+			if (!ops)
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			printf("usage: %s\n", usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "usage: %s\n", usage);
+		return EXIT_USAGE;
+	}
+	r.name = strdup("merged");
+	snprintf(r.state, sizeof(r.state), "merged");
+	for (i = optind; i < argc; i++)
+		if (merge_file(argv[i], &r)) {
+			ret = EXIT_FAIL;
+			goto out;
+		}
+	ops->job(&r);
+out:
+	result_free(&r);
+	return ret;
+}
