@@ -259,7 +259,7 @@ const struct blkgen_stats *blkgen_worker_stats(struct blkgen_worker *w,
 u64 blkgen_job_nr_intervals(struct blkgen_job *job);
 void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
 			 struct blkgen_interval *out);
-int blkgen_worker_start(struct blkgen_worker *w);
+void blkgen_worker_start(struct blkgen_worker *w);
 
 /* sysfs.c */
 extern struct kobject *blkgen_sysfs_root;

@@ -118,7 +118,7 @@ static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
 	struct blkgen_workload *wl = kobj_to_wl(kobj);
 	struct blkgen_job *job = wl->job;
 	unsigned int i;
-	u64 sum = 0;
+	u64 v = 0;	/* a sum, or for max_lag_ns a maximum */
 
 	mutex_lock(&job->lock);
 	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
@@ -127,13 +127,13 @@ static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
 			if (c == BLKGEN_MAX_LAG)
-				sum = max(sum, blkgen_counter(st, c));
+				v = max(v, blkgen_counter(st, c));
 			else
-				sum += blkgen_counter(st, c);
+				v += blkgen_counter(st, c);
 		}
 	}
 	mutex_unlock(&job->lock);
-	return sysfs_emit(buf, "%llu\n", (unsigned long long)sum);
+	return sysfs_emit(buf, "%llu\n", (unsigned long long)v);
 }
 
 #define BLKGEN_COUNTER_ATTR(_name, _counter)				\

@@ -705,12 +705,10 @@ out_free:
 /**
  * blkgen_worker_start() - Let a created worker run.
  * @w: worker
- * Return: 0.
  */
-int blkgen_worker_start(struct blkgen_worker *w)
+void blkgen_worker_start(struct blkgen_worker *w)
 {
 	wake_up_process(w->task);
-	return 0;
 }
 
 /**
