@@ -95,6 +95,13 @@ int cmd_curve(int argc, char **argv);
 
 /* cmd-file.c */
 int cmd_merge(int argc, char **argv);
+int result_load_json(const char *file, struct job_result *r);
+
+/* cmd-plot.c */
+int cmd_plot(int argc, char **argv);
+
+/* cmd-convert.c */
+int cmd_convert(int argc, char **argv);
 
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkgenctl - commands on result files: merge.
+ * blkgenctl - commands on result files: merge, and loading a JSON
+ * report back into a struct job_result (merge and plot).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -73,7 +74,7 @@ static struct wl_result *find_wl(struct job_result *r, const char *name)
 	return w;
 }
 
-static int merge_file(const char *file, struct job_result *r)
+int result_load_json(const char *file, struct job_result *r)
 {
 	json_object *root = json_object_from_file(file), *jobs, *job, *wls;
 	size_t i, j;
@@ -167,7 +168,7 @@ int cmd_merge(int argc, char **argv)
 	r.name = strdup("merged");
 	snprintf(r.state, sizeof(r.state), "merged");
 	for (i = optind; i < argc; i++)
-		if (merge_file(argv[i], &r)) {
+		if (result_load_json(argv[i], &r)) {
 			ret = EXIT_FAIL;
 			goto out;
 		}

@@ -33,6 +33,11 @@ static const struct command commands[] = {
 	{ "rm", "JOB...", "Remove jobs (stopping running ones)", cmd_rm },
 	{ "merge", "FILE.json... [-o FMT]",
 	  "Combine JSON reports exactly (histograms summed)", cmd_merge },
+	{ "convert", "FILE [-f vdbench|fio] [--rd NAME] [-O DIR]",
+	  "Convert a vdbench parameter file or fio job file to profiles",
+	  cmd_convert },
+	{ "plot", "FILE.json [-O OUT.png|OUT.svg] [--script]",
+	  "Chart a curve (latency vs IOPS) or a report (histogram)", cmd_plot },
 	{ "version", "", "Show the tool's version", cmd_version },
 	{ "help", "", "Show this help", cmd_help },
 	{ }

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: blkgenctl convert turns vdbench and fio files into the
+# profiles in data/convert/*.out (every run, notes included), and every
+# malformed or unsupported input in data/convert/bad-* fails with exit 2
+# and the message its first line expects. UPDATE=1 rewrites the goldens.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ctl=$here/../../tools/blkgenctl/blkgenctl
+data=$here/data/convert
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+for f in "$data"/*.vdb "$data"/*.fio; do
+	name=$(basename "$f")
+	case $name in bad-*) continue ;; esac
+	rm -rf "$tmp/out"
+	if ! (cd "$data" && "$ctl" convert "$name" --device-size 100g \
+		-O "$tmp/out" -q) 2> "$tmp/err"; then
+		echo "not ok - $name: convert failed: $(cat "$tmp/err")"
+		fail=1
+		continue
+	fi
+	for p in $(cd "$tmp/out" && ls); do
+		echo "=== $p"
+		cat "$tmp/out/$p"
+	done > "$tmp/got"
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$tmp/got" "$data/${name%.*}.out"
+	fi
+	if diff -u "$data/${name%.*}.out" "$tmp/got"; then
+		echo "ok - $name converts to ${name%.*}.out"
+	else
+		echo "not ok - $name differs from ${name%.*}.out"
+		fail=1
+	fi
+done
+
+for f in "$data"/bad-*; do
+	name=$(basename "$f")
+	want=$(head -n 1 "$f" | sed 's/^[*#;] expect: //')
+	rc=0
+	(cd "$data" && "$ctl" convert "$name") > "$tmp/out.txt" 2> "$tmp/err" || rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "$want" "$tmp/err" && [ ! -s "$tmp/out.txt" ]; then
+		echo "ok - $name: exit 2, \"$want\""
+	else
+		echo "not ok - $name: exit $rc, stdout $(wc -c < "$tmp/out.txt") bytes, stderr: $(cat "$tmp/err")"
+		fail=1
+	fi
+done
+
+# One run goes to stdout; several need --run or -O.
+rc=0
+(cd "$data" && "$ctl" convert four-corners.vdb --device-size 100g) \
+	> /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && grep -q -- "--run NAME" "$tmp/err"; then
+	echo "ok - several runs without --run or -O is a usage error"
+else
+	echo "not ok - several runs: exit $rc: $(cat "$tmp/err")"
+	fail=1
+fi
+if (cd "$data" && "$ctl" convert four-corners.vdb --run rd_mix -q) > "$tmp/one" &&
+   grep -q '^rate_iops = curve$' "$tmp/one" && grep -q '^\[workload mix\]$' "$tmp/one"; then
+	echo "ok - --run picks one run to stdout"
+else
+	echo "not ok - --run rd_mix"
+	fail=1
+fi
+exit $fail

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl plot - charts through gnuplot (Debian gnuplot-nox).
+ *
+ * A curve result (blkgenctl curve -o json) becomes a latency-vs-IOPS
+ * chart; a report (blkgenctl run/report/merge -o json) becomes a latency
+ * histogram with its cumulative distribution. The data go inline in the
+ * script (gnuplot datablocks), so --script output is self-contained and
+ * can be edited and replayed with "gnuplot FILE".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <json-c/json.h>
+
+#include "blkgenctl.h"
+
+#define PLOT_GROUP	8	/* bins per plotted bar: 1/8 octave */
+
+struct plot_opts {
+	const char *in;
+	const char *out;
+	const char *type;	/* png or svg */
+	const char *title;
+	bool script;
+	bool logy;
+};
+
+static const char *plot_usage =
+	"blkgenctl plot FILE.json [-O OUT.png|OUT.svg] [-t png|svg] [--title TEXT]\n"
+	"                         [--logy] [--script]";
+
+static void plot_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Chart a JSON result with gnuplot. A curve (blkgenctl curve -o json)\n"
+	       "gives latency (mean and p99) against achieved IOPS; a report (run,\n"
+	       "report or merge with -o json) gives each workload's latency histogram\n"
+	       "(1/8-octave bars) and cumulative distribution.\n\n"
+	       "  -O, --output FILE   chart file (default: FILE with .png or .svg)\n"
+	       "  -t, --type TYPE     png or svg (default: from -O, else png)\n"
+	       "      --title TEXT    chart title (default: the input's name)\n"
+	       "      --logy          logarithmic latency axis (curve charts)\n"
+	       "      --script        print the gnuplot script instead of running it\n",
+	       plot_usage);
+}
+
+/* gnuplot string literal: single quotes, a quote doubled. */
+static void put_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void put_terminal(FILE *f, const struct plot_opts *o)
+{
+	if (!strcmp(o->type, "svg"))
+		fprintf(f, "set terminal svg size 960,600 dynamic enhanced font 'sans,12'\n");
+	else
+		fprintf(f, "set terminal pngcairo size 1200,750 enhanced font 'sans,11'\n");
+	fprintf(f, "set output ");
+	put_str(f, o->out);
+	fprintf(f, "\nset title noenhanced\nset key noenhanced\nset title ");
+	put_str(f, o->title);
+	fprintf(f, "\nset grid\nset key top left\n");
+}
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* Latency against achieved IOPS, one point per curve point. */
+static int script_curve(FILE *f, const struct plot_opts *o,
+			json_object *root)
+{
+	json_object *pts = member(root, "points");
+	size_t i, n;
+
+	if (!json_object_is_type(pts, json_type_array) ||
+	    !json_object_array_length(pts)) {
+		fprintf(stderr, "blkgenctl: %s: the curve has no points\n", o->in);
+		return -EINVAL;
+	}
+	n = json_object_array_length(pts);
+	fprintf(f, "$curve << EOD\n# target_pct iops mean_us p99_us\n");
+	for (i = 0; i < n; i++) {
+		json_object *p = json_object_array_get_idx(pts, i);
+		json_object *lat = member(p, "lat_ns");
+
+		if (!lat) {
+			fprintf(stderr, "blkgenctl: %s: point %zu has no lat_ns\n",
+				o->in, i);
+			return -EINVAL;
+		}
+		fprintf(f, "%g %.1f %.3f %.3f\n",
+			json_object_get_double(member(p, "target_pct")),
+			json_object_get_double(member(p, "iops")),
+			json_object_get_double(member(lat, "mean")) / 1e3,
+			json_object_get_double(member(lat, "p99")) / 1e3);
+	}
+	fprintf(f, "EOD\n");
+	put_terminal(f, o);
+	fprintf(f, "set xlabel 'achieved IOPS (maximum %llu)'\n",
+		(unsigned long long)json_object_get_uint64(member(root, "max_iops")));
+	fprintf(f, "set ylabel 'latency (us), from the intended arrival'\n");
+	fprintf(f, "set xrange [0:*]\n");
+	if (o->logy)
+		fprintf(f, "set logscale y\n");
+	else
+		fprintf(f, "set yrange [0:*]\n");
+	fprintf(f, "plot $curve using 2:3 with linespoints lw 2 pt 7 title 'mean', \\\n"
+		   "     $curve using 2:4 with linespoints lw 2 pt 5 title 'p99', \\\n"
+		   "     $curve using 2:3:(sprintf('%%g%%%%', $1)) with labels offset 0,1 font ',9' notitle\n");
+	return 0;
+}
+
+static uint64_t bin_lo(unsigned int b)
+{
+	if (b < 128)
+		return b;
+	return (uint64_t)(64 + b % 64) << (b / 64 - 1);
+}
+
+/* One datablock per workload and direction: bar centre, %, cumulative %. */
+static int put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h)
+{
+	uint64_t cum = 0;
+	unsigned int b, i;
+
+	fprintf(f, "$h%d << EOD\n# lo_us hi_us pct cum_pct\n", idx);
+	for (b = 0; b < BLKGEN_HIST_BINS; b += PLOT_GROUP) {
+		uint64_t c = 0, lo = bin_lo(b);
+		uint64_t hi = b + PLOT_GROUP < BLKGEN_HIST_BINS ?
+			      bin_lo(b + PLOT_GROUP) : h->max_ns + 1;
+
+		for (i = b; i < b + PLOT_GROUP && i < BLKGEN_HIST_BINS; i++)
+			c += h->bins[i];
+		if (!c)
+			continue;
+		cum += c;
+		fprintf(f, "%.4f %.4f %.4f %.4f\n", lo / 1e3, hi / 1e3,
+			100.0 * c / h->count, 100.0 * cum / h->count);
+	}
+	fprintf(f, "EOD\n");
+	return 0;
+}
+
+static int script_hist(FILE *f, const struct plot_opts *o)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	struct job_result r = { 0 };
+	char names[64][160];
+	int i, d, n = 0, ret;
+
+	r.name = strdup(o->in);
+	ret = result_load_json(o->in, &r);
+	if (ret)
+		goto out;
+	for (i = 0; i < r.nr_wl; i++)
+		for (d = 0; d < 2; d++) {
+			if (!r.wl[i].dir[d].lat.count || n == 64)
+				continue;
+			put_hist(f, n, &r.wl[i].dir[d].lat);
+			snprintf(names[n++], sizeof(names[0]), "%s %s",
+				 r.wl[i].name, dir_name[d]);
+		}
+	if (!n) {
+		fprintf(stderr, "blkgenctl: %s: no I/O recorded: nothing to plot\n",
+			o->in);
+		ret = -EINVAL;
+		goto out;
+	}
+	put_terminal(f, o);
+	fprintf(f, "set logscale x\nset format x '%%g'\n"
+		   "set xlabel 'latency (us), from the intended arrival'\n"
+		   "set ylabel '%% of I/Os per 1/8 octave'\nset yrange [0:*]\n"
+		   "set y2label 'cumulative %%'\nset y2range [0:100]\n"
+		   "set y2tics 10\nset ytics nomirror\n"
+		   "set style fill transparent solid 0.35 border\n");
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  $h%d using (sqrt($1*$2)):3:1:2:(0):3 with boxxyerror lc %d title ",
+			i, i + 1);
+		put_str(f, names[i]);
+		fprintf(f, ", \\\n  $h%d using 2:4 axes x1y2 with lines lw 2 dt 2 lc %d title ",
+			i, i + 1);
+		put_str(f, "");
+		fprintf(f, "%s\n", i + 1 < n ? ", \\" : "");
+	}
+out:
+	result_free(&r);
+	return ret;
+}
+
+static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
+			   char *outbuf, size_t outlen)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'O' },
+		{ "type", required_argument, NULL, 't' },
+		{ "title", required_argument, NULL, 'T' },
+		{ "logy", no_argument, NULL, 'l' },
+		{ "script", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *dot;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "O:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'O':
+			o->out = optarg;
+			break;
+		case 't':
+			o->type = optarg;
+			break;
+		case 'T':
+			o->title = optarg;
+			break;
+		case 'l':
+			o->logy = true;
+			break;
+		case 's':
+			o->script = true;
+			break;
+		case 'h':
+			plot_help();
+			return EXIT_OK + 100;
+		default:
+			fprintf(stderr, "usage: %s\n", plot_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: %s\n", plot_usage);
+		return EXIT_USAGE;
+	}
+	o->in = argv[optind];
+	if (!o->type) {
+		dot = o->out ? strrchr(o->out, '.') : NULL;
+		o->type = dot && !strcmp(dot, ".svg") ? "svg" : "png";
+	}
+	if (strcmp(o->type, "png") && strcmp(o->type, "svg")) {
+		fprintf(stderr, "blkgenctl: chart type '%s': expected png or svg\n",
+			o->type);
+		return EXIT_USAGE;
+	}
+	if (!o->out) {
+		dot = strrchr(o->in, '.');
+		if (!dot || strchr(dot, '/'))
+			dot = o->in + strlen(o->in);
+		snprintf(outbuf, outlen, "%.*s.%s", (int)(dot - o->in), o->in,
+			 o->type);
+		o->out = outbuf;
+	}
+	if (!o->title)
+		o->title = o->in;
+	return EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_opts o = { 0 };
+	json_object *root;
+	char outbuf[4096];
+	FILE *f;
+	int ret, st;
+
+	ret = parse_plot_opts(argc, argv, &o, outbuf, sizeof(outbuf));
+	if (ret)
+		return ret == EXIT_OK + 100 ? EXIT_OK : ret;
+
+	root = json_object_from_file(o.in);
+	if (!root) {
+		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", o.in,
+			json_util_get_last_err());
+		return EXIT_FAIL;
+	}
+	if (!member(root, "points") && !member(root, "jobs")) {
+		fprintf(stderr, "blkgenctl: %s: neither a curve (\"points\") nor a report (\"jobs\")\n",
+			o.in);
+		json_object_put(root);
+		return EXIT_FAIL;
+	}
+	if (o.script) {
+		f = stdout;
+	} else {
+		f = popen("gnuplot", "w");
+		if (!f) {
+			fprintf(stderr, "blkgenctl: cannot run gnuplot: %s\n",
+				strerror(errno));
+			json_object_put(root);
+			return EXIT_FAIL;
+		}
+	}
+	fprintf(f, "# blkgenctl %s plot of %s\n", BLKGENCTL_VERSION, o.in);
+	if (member(root, "points"))
+		ret = script_curve(f, &o, root);
+	else
+		ret = script_hist(f, &o);
+	json_object_put(root);
+	if (o.script)
+		return ret ? EXIT_FAIL : EXIT_OK;
+
+	st = pclose(f);
+	if (ret)
+		return EXIT_FAIL;
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			fprintf(stderr, "blkgenctl: gnuplot not found: install it (apt-get install gnuplot-nox)\n");
+		else
+			fprintf(stderr, "blkgenctl: gnuplot failed writing %s\n",
+				o.out);
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "blkgenctl: wrote %s\n", o.out);
+	return EXIT_OK;
+}

@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl convert - fio job files.
+ *
+ * Jobs that fio runs together (up to a stonewall) become one run, each
+ * job a workload with depth = iodepth x numjobs. Options that only shape
+ * fio's reporting or engine are noted and dropped; an option that would
+ * change the I/O and that blkgen cannot honour is an error naming it.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkgenctl.h"
+#include "convert.h"
+
+#define FIO_MAX_JOBS	PROFILE_MAX_WL
+#define FIO_MAX_OPTS	64
+
+struct fio_opt {
+	char key[48];
+	char val[512];
+	int line;
+};
+
+struct fio_job {
+	char name[128];
+	int line;
+	struct fio_opt opt[FIO_MAX_OPTS];
+	int nr;
+	bool stonewall;
+};
+
+struct fio {
+	struct conv *c;
+	struct fio_job global;
+	struct fio_job job[FIO_MAX_JOBS * 4];
+	int nr;
+};
+
+/* Options without effect on the I/O blkgen issues. */
+static const char *const fio_ignored[] = {
+	"name", "description", "group_reporting", "thread", "norandommap",
+	"randrepeat", "gtod_reduce", "refill_buffers", "scramble_buffers",
+	"invalidate", "lat_percentiles", "clat_percentiles", "slat_percentiles",
+	"percentile_list", "new_group", "exitall", "exitall_on_error",
+	"log_avg_msec", "log_hist_msec", "write_bw_log", "write_lat_log",
+	"write_iops_log", "write_hist_log", "per_job_logs", "disable_lat",
+	"disable_clat", "disable_slat", "disable_bw_measurement",
+	"cpus_allowed_policy", "iodepth_batch", "iodepth_batch_submit",
+	"iodepth_batch_complete", "iodepth_batch_complete_min",
+	"iodepth_batch_complete_max", "iodepth_low", "allow_mounted_write",
+	"fixedbufs", "registerfiles", "sqthread_poll", "kb_base",
+	"unit_base", "stats", "clocksource", "continue_on_error",
+	"unified_rw_reporting", NULL };
+
+/* Options the converter maps. */
+static const char *const fio_known[] = {
+	"filename", "rw", "readwrite", "rwmixread", "rwmixwrite", "bs",
+	"blocksize", "bssplit", "iodepth", "numjobs", "runtime", "ramp_time",
+	"rate_iops", "rate_process", "offset", "size", "random_distribution",
+	"direct", "buffered", "ioengine", "hipri", "sync", "cpus_allowed",
+	"randseed", "loops", "percentage_random", "stonewall",
+	"wait_for_previous", "fsync", "fdatasync", "verify", "time_based",
+	NULL };
+
+static const char *const fio_engines[] = { "libaio", "io_uring", "psync",
+	"pvsync", "pvsync2", "sync", "vsync", "posixaio", NULL };
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* The option as the job sees it: its own, else [global]'s. */
+static const char *get(const struct fio_job *j, const struct fio *f,
+		       const char *key, int *line)
+{
+	const struct fio_job *src[2] = { j, &f->global };
+	int s, i;
+
+	for (s = 0; s < 2; s++)
+		for (i = src[s]->nr - 1; i >= 0; i--)
+			if (!strcmp(src[s]->opt[i].key, key)) {
+				if (line)
+					*line = src[s]->opt[i].line;
+				return src[s]->opt[i].val;
+			}
+	if (line)
+		*line = j->line;
+	return NULL;
+}
+
+static bool get_bool(const struct fio_job *j, const struct fio *f,
+		     const char *key)
+{
+	const char *v = get(j, f, key, NULL);
+
+	return v && (!*v || !strcmp(v, "1") || !strcmp(v, "true") ||
+		     !strcmp(v, "yes") || !strcmp(v, "on"));
+}
+
+static int parse(struct fio *f, char *text)
+{
+	struct fio_job *cur = NULL;
+	char *line = text, *next;
+	int lineno = 0;
+
+	for (; line; line = next) {
+		char *s, *eq, *key, *val;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		s = trim(line);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end || end[1])
+				return conv_error(f->c, lineno, "malformed section header '%s'",
+						  s);
+			*end = 0;
+			s = trim(s + 1);
+			if (!strcmp(s, "global")) {
+				cur = &f->global;
+				cur->line = lineno;
+				continue;
+			}
+			if (f->nr == (int)(sizeof(f->job) / sizeof(f->job[0])))
+				return conv_error(f->c, lineno, "too many jobs");
+			cur = &f->job[f->nr++];
+			snprintf(cur->name, sizeof(cur->name), "%s", s);
+			cur->line = lineno;
+			continue;
+		}
+		if (!strncmp(s, "include ", 8))
+			return conv_error(f->c, lineno, "'include' is not supported: convert the included file's jobs in place");
+		if (!cur)
+			return conv_error(f->c, lineno, "option '%s' outside a section", s);
+		if (strchr(s, '$'))
+			return conv_error(f->c, lineno, "environment variables ('%s') are not supported: expand them first",
+					  s);
+		eq = strchr(s, '=');
+		if (eq) {
+			*eq = 0;
+			key = trim(s);
+			val = trim(eq + 1);
+		} else {
+			key = s;
+			val = "";
+		}
+		if (in_list(fio_ignored, key)) {
+			conv_note(f->c, NULL, "%s%s%s: fio reporting/engine option, no effect on the I/O",
+				  key, *val ? "=" : "", val);
+			continue;
+		}
+		if (!in_list(fio_known, key))
+			return conv_error(f->c, lineno, "fio option '%s' is not supported by blkgen",
+					  key);
+		if (cur->nr == FIO_MAX_OPTS)
+			return conv_error(f->c, lineno, "too many options in [%s]",
+					  cur->name);
+		snprintf(cur->opt[cur->nr].key, sizeof(cur->opt[0].key), "%s", key);
+		snprintf(cur->opt[cur->nr].val, sizeof(cur->opt[0].val), "%s", val);
+		cur->opt[cur->nr++].line = lineno;
+		if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous"))
+			cur->stonewall = true;
+	}
+	return 0;
+}
+
+/* fio time: plain seconds, or with us/ms/s/m/h/d. */
+static int fio_time(struct fio *f, const char *key, const char *v, int line,
+		    double *sec)
+{
+	char *end;
+	double d;
+
+	d = strtod(v, &end);
+	if (end == v || d < 0)
+		goto bad;
+	if (!*end || !strcmp(end, "s"))
+		*sec = d;
+	else if (!strcmp(end, "ms"))
+		*sec = d / 1e3;
+	else if (!strcmp(end, "us"))
+		*sec = d / 1e6;
+	else if (!strcmp(end, "m"))
+		*sec = d * 60;
+	else if (!strcmp(end, "h"))
+		*sec = d * 3600;
+	else if (!strcmp(end, "d"))
+		*sec = d * 86400;
+	else
+		goto bad;
+	return 0;
+bad:
+	return conv_error(f->c, line, "%s=%s: not a time", key, v);
+}
+
+static void ms_str(double s, char *buf, size_t size)
+{
+	long long ms = llround(s * 1000);
+
+	if (ms % 1000)
+		snprintf(buf, size, "%lldms", ms);
+	else
+		snprintf(buf, size, "%llds", ms / 1000);
+}
+
+/* "4k,8k" (read,write): only one size for both directions. */
+static int one_value(struct fio *f, const char *key, const char *v, int line,
+		     char *out, size_t size)
+{
+	const char *comma = strchr(v, ',');
+
+	if (comma) {
+		size_t a = comma - v;
+
+		if ((*(comma + 1) && (strlen(comma + 1) != a ||
+				      strncmp(v, comma + 1, a))) ||
+		    strchr(comma + 1, ','))
+			return conv_error(f->c, line, "%s=%s: a separate value per direction is not supported",
+					  key, v);
+		snprintf(out, size, "%.*s", (int)a, v);
+		return 0;
+	}
+	snprintf(out, size, "%s", v);
+	return 0;
+}
+
+/* bssplit=4k/50:8k/:64k/20 (an empty share splits what is left). */
+static int bssplit(struct fio *f, const char *v, int line, char *out,
+		   size_t size, uint64_t *min_bs)
+{
+	char buf[512], *item, *save = NULL, s[32];
+	uint64_t bytes[64];
+	int pct[64], n = 0, sum = 0, empty = 0, i, len = 0;
+
+	if (one_value(f, "bssplit", v, line, buf, sizeof(buf)))
+		return -1;
+	for (item = strtok_r(buf, ":", &save); item;
+	     item = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(item, '/');
+		double d = -1;
+
+		if (n == 64)
+			return conv_error(f->c, line, "bssplit=%s: too many entries", v);
+		if (slash)
+			*slash = 0;
+		if (conv_size(item, &bytes[n]) ||
+		    (slash && slash[1] && (conv_number(slash + 1, &d) || d < 0 ||
+					   d != floor(d))))
+			return conv_error(f->c, line, "bssplit=%s: '%s' is not SIZE/PERCENT (whole percents)",
+					  v, item);
+		pct[n] = (int)d;
+		if (d < 0)
+			empty++;
+		else
+			sum += pct[n];
+		n++;
+	}
+	if (!n || sum > 100 || (!empty && sum != 100))
+		return conv_error(f->c, line, "bssplit=%s: percentages sum to %d, not 100",
+				  v, sum);
+	/* Empty shares split what is left; the first of them take the rest. */
+	if (empty) {
+		int left = 100 - sum, each = left / empty, extra = left % empty;
+
+		for (i = 0; i < n; i++)
+			if (pct[i] < 0)
+				pct[i] = each + (extra-- > 0);
+	}
+	*min_bs = bytes[0];
+	for (i = 0; i < n; i++) {
+		if (!pct[i])
+			continue;	/* fio allows 0%; blkgen lists only used sizes */
+		if (bytes[i] < *min_bs)
+			*min_bs = bytes[i];
+		conv_size_str(bytes[i], s, sizeof(s));
+		len += snprintf(out + len, size - len, "%s%s/%d", len ? ":" : "",
+				s, pct[i]);
+		if ((size_t)len >= size)
+			return conv_error(f->c, line, "bssplit=%s: too long", v);
+	}
+	return 0;
+}
+
+/* offset/size as a percentage ("25%") or bytes. */
+static int where(struct fio *f, const char *key, const char *v, int line,
+		 bool *pct, double *out)
+{
+	size_t len = strlen(v);
+	uint64_t b;
+
+	if (len && v[len - 1] == '%') {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, v);
+		if (conv_number(buf, out) || *out < 0 || *out > 100)
+			return conv_error(f->c, line, "%s=%s: not a percentage", key, v);
+		*pct = true;
+		return 0;
+	}
+	if (conv_size(v, &b))
+		return conv_error(f->c, line, "%s=%s: not a size or percentage",
+				  key, v);
+	*pct = false;
+	*out = (double)b;
+	return 0;
+}
+
+static int job_range(struct fio *f, struct conv_run *r,
+		     const struct fio_job *j, struct conv_sect *s,
+		     double *frac)
+{
+	const char *ov, *sv;
+	double off = 0, size = -1;
+	bool opct = true, spct = true;
+	char a[32], b[32];
+	int oline, sline;
+
+	*frac = 1;
+	ov = get(j, f, "offset", &oline);
+	sv = get(j, f, "size", &sline);
+	if (!ov && !sv)
+		return 0;
+	if (ov && where(f, "offset", ov, oline, &opct, &off))
+		return -1;
+	if (sv && where(f, "size", sv, sline, &spct, &size))
+		return -1;
+	if (!sv)
+		spct = opct;
+	if (ov && sv && opct != spct)
+		return conv_error(f->c, sline, "offset=%s with size=%s: give both in percent or both in bytes",
+				  ov, sv);
+	if (spct) {
+		double end = size < 0 ? 100 : off + size;
+
+		if (end > 100)
+			end = 100;
+		if (off >= end)
+			return conv_error(f->c, oline, "offset=%s leaves nothing to do", ov);
+		conv_set(s, "range", "%g%%-%g%%", off, end);
+		*frac = (end - off) / 100;
+		return 0;
+	}
+	if (size < 0)
+		return conv_error(f->c, oline, "offset=%s in bytes needs size= too", ov);
+	if (!size)
+		return conv_error(f->c, sline, "size=%s: zero", sv);
+	conv_size_str((uint64_t)off, a, sizeof(a));
+	conv_size_str((uint64_t)(off + size), b, sizeof(b));
+	conv_set(s, "range", "%s-%s", a, b);
+	*frac = -(size);	/* bytes: negative marks an absolute size */
+	(void)r;
+	return 0;
+}
+
+static int distribution(struct fio *f, struct conv_run *r,
+			const struct fio_job *j, struct conv_sect *s,
+			double frac, uint64_t min_bs)
+{
+	char buf[512], *colon;
+	double param;
+	uint64_t dev;
+	int line;
+	const char *v = get(j, f, "random_distribution", &line);
+
+	if (!v || !strcmp(v, "random"))
+		return 0;
+	if (!strncmp(v, "zoned:", 6)) {
+		conv_set(s, "distribution", "%s", v);
+		return 0;
+	}
+	colon = strchr(v, ':');
+	if (!colon || (strncmp(v, "zipf:", 5) && strncmp(v, "pareto:", 7)))
+		return conv_error(f->c, line, "random_distribution=%s is not supported (random, zoned, zipf, pareto)",
+				  v);
+	if (strchr(colon + 1, ':') || strchr(colon + 1, ','))
+		return conv_error(f->c, line, "random_distribution=%s: a moved centre is not supported",
+				  v);
+	if (conv_number(colon + 1, &param))
+		return conv_error(f->c, line, "random_distribution=%s: not a number", v);
+	if (!strncmp(v, "pareto:", 7)) {
+		if (param <= 0 || param >= 1)
+			return conv_error(f->c, line, "random_distribution=%s: pareto takes 0 < h < 1",
+					  v);
+		if (conv_zones(conv_pareto_cdf, &param, buf, sizeof(buf)))
+			return conv_error(f->c, line, "random_distribution=%s: no zoned table", v);
+	} else {
+		struct conv_zipf z;
+		double blocks;
+
+		if (param <= 0 || param == 1)
+			return conv_error(f->c, line, "random_distribution=%s: zipf takes theta > 0, not 1",
+					  v);
+		if (frac < 0) {
+			blocks = -frac / min_bs;
+		} else {
+			if (conv_device_size(f->c, conv_get(s, "device"), line,
+					     &dev))
+				return -1;
+			blocks = frac * dev / min_bs;
+		}
+		if (blocks < 2)
+			return conv_error(f->c, line, "random_distribution=%s: the range holds fewer than 2 blocks",
+					  v);
+		conv_zipf_init(&z, param, floor(blocks));
+		if (conv_zones(conv_zipf_cdf, &z, buf, sizeof(buf)))
+			return conv_error(f->c, line, "random_distribution=%s: no zoned table", v);
+		conv_note(f->c, r, "%s: %.0f blocks of %llu bytes", v, floor(blocks),
+			  (unsigned long long)min_bs);
+	}
+	conv_set(s, "distribution", "%s", buf);
+	conv_note(f->c, r, "%s as a zoned table of whole percents: the same skew, hot blocks together at the start of the range where fio scatters them",
+		  v);
+	return 0;
+}
+
+static void wl_name(const char *in, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < size; i++)
+		out[i] = isalnum((unsigned char)in[i]) || in[i] == '_' ||
+			 in[i] == '.' || in[i] == '-' ? in[i] : '-';
+	out[i] = 0;
+	if (!i)
+		snprintf(out, size, "job");
+}
+
+/* Job-wide options: every job of a group must agree. */
+static int same(struct fio *f, const struct fio_job *first,
+		const struct fio_job *j, const char *key)
+{
+	const char *a = get(first, f, key, NULL), *b;
+	int line;
+
+	b = get(j, f, key, &line);
+	if ((a == NULL) != (b == NULL) || (a && strcmp(a, b)))
+		return conv_error(f->c, line, "[%s] %s=%s but [%s] %s=%s: jobs that run together share one %s in blkgen",
+				  j->name, key, b ? b : "(unset)", first->name,
+				  key, a ? a : "(unset)", key);
+	return 0;
+}
+
+static int build_workload(struct fio *f, struct conv_run *r,
+			  const struct fio_job *j, double *rate)
+{
+	char name[128], buf[512];
+	const char *v, *rw;
+	struct conv_sect *s;
+	double d, frac, numjobs = 1, depth = 1;
+	uint64_t min_bs = 4096, b;
+	int line, rdpct = 100, seekpct = 100;
+
+	wl_name(j->name, name, sizeof(name));
+	s = conv_new_wl(r, name);
+	if (!s)
+		return conv_error(f->c, j->line, "more than %d jobs run together",
+				  PROFILE_MAX_WL);
+
+	v = get(j, f, "filename", &line);
+	if (v && strchr(v, ':'))
+		return conv_error(f->c, line, "filename=%s: several files per job are not supported: one job per device",
+				  v);
+	conv_set(s, "device", "%s", v ? v : "");
+	if (!v)
+		conv_note(f->c, r, "[%s] has no filename=: give --device DEV to blkgenctl run",
+			  j->name);
+
+	rw = get(j, f, "rw", &line);
+	if (!rw)
+		rw = get(j, f, "readwrite", &line);
+	if (!rw)
+		rw = "read";
+	if (strchr(rw, ':'))
+		return conv_error(f->c, line, "rw=%s: an offset modifier is not supported", rw);
+	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
+		rdpct = 100;
+	else if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
+		rdpct = 0;
+	else if (!strcmp(rw, "rw") || !strcmp(rw, "readwrite") ||
+		 !strcmp(rw, "randrw"))
+		rdpct = 50;
+	else
+		return conv_error(f->c, line, "rw=%s is not supported (read, write, randread, randwrite, rw, randrw)",
+				  rw);
+	seekpct = strncmp(rw, "rand", 4) ? 0 : 100;
+	if (rdpct == 50) {
+		v = get(j, f, "rwmixread", &line);
+		if (v) {
+			if (conv_number(v, &d) || d < 0 || d > 100 || d != floor(d))
+				return conv_error(f->c, line, "rwmixread=%s: expected 0..100", v);
+			rdpct = (int)d;
+		} else if ((v = get(j, f, "rwmixwrite", &line))) {
+			if (conv_number(v, &d) || d < 0 || d > 100 || d != floor(d))
+				return conv_error(f->c, line, "rwmixwrite=%s: expected 0..100", v);
+			rdpct = 100 - (int)d;
+		}
+	}
+	conv_set(s, "rdpct", "%d", rdpct);
+
+	v = get(j, f, "bssplit", &line);
+	if (v) {
+		if (bssplit(f, v, line, buf, sizeof(buf), &min_bs))
+			return -1;
+		conv_set(s, "bs", "%s", buf);
+	} else {
+		v = get(j, f, "bs", &line);
+		if (!v)
+			v = get(j, f, "blocksize", &line);
+		if (v) {
+			if (one_value(f, "bs", v, line, buf, sizeof(buf)))
+				return -1;
+			if (conv_size(buf, &b))
+				return conv_error(f->c, line, "bs=%s: not a size", v);
+			min_bs = b;
+		}
+		conv_size_str(min_bs, buf, sizeof(buf));
+		conv_set(s, "bs", "%s", buf);
+	}
+
+	v = get(j, f, "percentage_random", &line);
+	if (v) {
+		if (one_value(f, "percentage_random", v, line, buf, sizeof(buf)))
+			return -1;
+		if (conv_number(buf, &d) || d < 0 || d > 100 || d != floor(d))
+			return conv_error(f->c, line, "percentage_random=%s: expected 0..100", v);
+		if (seekpct)
+			seekpct = (int)d;
+	}
+	conv_set(s, "seekpct", "%d", seekpct);
+
+	if (job_range(f, r, j, s, &frac) ||
+	    distribution(f, r, j, s, frac, min_bs))
+		return -1;
+
+	v = get(j, f, "iodepth", &line);
+	if (v && (conv_number(v, &depth) || depth < 1 || depth != floor(depth)))
+		return conv_error(f->c, line, "iodepth=%s: expected a whole number above 0", v);
+	v = get(j, f, "numjobs", &line);
+	if (v && (conv_number(v, &numjobs) || numjobs < 1 ||
+		  numjobs != floor(numjobs)))
+		return conv_error(f->c, line, "numjobs=%s: expected a whole number above 0", v);
+	conv_set(s, "depth", "%.0f", depth * numjobs);
+	if (numjobs > 1)
+		conv_note(f->c, r, "[%s] numjobs=%.0f x iodepth=%.0f: one workload of depth %.0f",
+			  j->name, numjobs, depth, depth * numjobs);
+
+	if (get_bool(j, f, "hipri"))
+		conv_set(s, "polled", "1");
+	if (get_bool(j, f, "sync")) {
+		conv_set(s, "fua", "1");
+		conv_note(f->c, r, "[%s] sync=1: writes carry FUA", j->name);
+	}
+
+	*rate = 0;
+	v = get(j, f, "rate_iops", &line);
+	if (v) {
+		if (one_value(f, "rate_iops", v, line, buf, sizeof(buf)))
+			return -1;
+		if (conv_number(buf, &d) || d <= 0 || d != floor(d))
+			return conv_error(f->c, line, "rate_iops=%s: expected I/Os per second", v);
+		*rate = d * numjobs;
+	}
+	return 0;
+}
+
+/* Reject what would change the I/O; note engine choices. */
+static int check_job(struct fio *f, const struct fio_job *j)
+{
+	const char *v;
+	int line;
+
+	v = get(j, f, "direct", &line);
+	if (v && strcmp(v, "1") && strcmp(v, "true"))
+		return conv_error(f->c, line, "direct=%s: buffered I/O is not supported (blkgen's bios bypass the page cache)",
+				  v);
+	if (!v)
+		conv_note(f->c, NULL, "no direct=1: fio would use the page cache; blkgen's I/O always reaches the device");
+	if (get_bool(j, f, "buffered"))
+		return conv_error(f->c, line, "buffered=1 is not supported (blkgen's bios bypass the page cache)");
+	v = get(j, f, "ioengine", &line);
+	if (v && !in_list(fio_engines, v))
+		return conv_error(f->c, line, "ioengine=%s is not supported (blkgen submits bios itself; block engines: libaio, io_uring, psync, ...)",
+				  v);
+	if (v)
+		conv_note(f->c, NULL, "ioengine=%s: blkgen submits bios from the kernel instead", v);
+	v = get(j, f, "loops", &line);
+	if (v && strcmp(v, "1"))
+		return conv_error(f->c, line, "loops=%s is not supported: use runtime=", v);
+	v = get(j, f, "verify", &line);
+	if (v && strcmp(v, "0") && strcmp(v, "none"))
+		return conv_error(f->c, line, "verify=%s is not supported", v);
+	v = get(j, f, "fsync", &line);
+	if (v && strcmp(v, "0"))
+		return conv_error(f->c, line, "fsync=%s is not supported (use sync=1 for FUA writes)", v);
+	v = get(j, f, "fdatasync", &line);
+	if (v && strcmp(v, "0"))
+		return conv_error(f->c, line, "fdatasync=%s is not supported", v);
+	return 0;
+}
+
+static int build_group(struct fio *f, int first, int end)
+{
+	static const char *const shared[] = { "runtime", "ramp_time",
+		"rate_process", "cpus_allowed", "randseed", NULL };
+	const struct fio_job *j0 = &f->job[first];
+	double rates[FIO_MAX_JOBS], total = 0, sec;
+	const char *const *k;
+	struct conv_run *r;
+	char name[128], buf[64];
+	const char *v;
+	int i, line, with_rate = 0;
+
+	wl_name(j0->name, name, sizeof(name));
+	if (f->c->only && strcmp(f->c->only, name))
+		return 0;
+	r = conv_new_run(f->c, name);
+	if (!r)
+		return conv_error(f->c, j0->line, "too many runs");
+	for (i = first; i < end; i++) {
+		for (k = shared; *k; k++)
+			if (same(f, j0, &f->job[i], *k))
+				return -1;
+		if (check_job(f, &f->job[i]) ||
+		    build_workload(f, r, &f->job[i], &rates[i - first]))
+			return -1;
+		with_rate += rates[i - first] > 0;
+		total += rates[i - first];
+	}
+
+	v = get(j0, f, "runtime", &line);
+	if (!v)
+		return conv_error(f->c, j0->line, "[%s] has no runtime=: fio would run until size= is done; blkgen runs for a time (add runtime=)",
+				  j0->name);
+	if (fio_time(f, "runtime", v, line, &sec) || !sec)
+		return conv_error(f->c, line, "runtime=%s: expected a time above 0", v);
+	ms_str(sec, buf, sizeof(buf));
+	conv_set(&r->job, "duration_ms", "%s", buf);
+	if (!get_bool(j0, f, "time_based"))
+		conv_note(f->c, r, "no time_based: fio may stop early once size= is done; blkgen runs for runtime");
+	v = get(j0, f, "ramp_time", &line);
+	sec = 0;
+	if (v && fio_time(f, "ramp_time", v, line, &sec))
+		return -1;
+	ms_str(sec, buf, sizeof(buf));
+	conv_set(&r->job, "warmup_ms", "%s", buf);
+
+	v = get(j0, f, "cpus_allowed", &line);
+	if (v)
+		conv_set(&r->job, "cpus", "%s", v);
+	v = get(j0, f, "randseed", &line);
+	if (v)
+		conv_set(&r->job, "seed", "%s", v);
+
+	if (with_rate && with_rate != end - first)
+		return conv_error(f->c, j0->line, "rate_iops= is set on some jobs of [%s]'s group but not all: blkgen's rate is job-wide",
+				  j0->name);
+	if (with_rate) {
+		int whole[FIO_MAX_JOBS], sum = 0, best, n = end - first;
+
+		conv_set(&r->job, "rate_iops", "%.0f", total);
+		v = get(j0, f, "rate_process", &line);
+		if (!v || !strcmp(v, "linear"))
+			conv_set(&r->job, "arrival", "fixed");
+		else if (!strcmp(v, "poisson"))
+			conv_set(&r->job, "arrival", "poisson");
+		else
+			return conv_error(f->c, line, "rate_process=%s is not supported (linear, poisson)", v);
+		if (n > 1) {
+			for (i = 0; i < n; i++) {
+				whole[i] = (int)floor(rates[i] * 100 / total);
+				sum += whole[i];
+			}
+			while (sum < 100) {
+				best = 0;
+				for (i = 1; i < n; i++)
+					if (rates[i] * 100 / total - whole[i] >
+					    rates[best] * 100 / total - whole[best])
+						best = i;
+				whole[best]++;
+				rates[best] = whole[best] * total / 100;
+				sum++;
+			}
+			for (i = 0; i < n; i++) {
+				if (!whole[i])
+					return conv_error(f->c, f->job[first + i].line,
+							  "[%s]'s rate is under 1%% of the group's",
+							  f->job[first + i].name);
+				conv_set(&r->wl[i], "share", "%d", whole[i]);
+			}
+		}
+	} else if (get(j0, f, "rate_process", &line)) {
+		conv_note(f->c, r, "rate_process without rate_iops: unthrottled");
+	}
+	return 0;
+}
+
+int conv_fio(struct conv *c, char *text)
+{
+	struct fio *f = calloc(1, sizeof(*f));
+	int i, first = 0, ret = -1;
+
+	if (!f)
+		return conv_error(c, 0, "out of memory");
+	f->c = c;
+	c->from = "fio";
+	if (parse(f, text))
+		goto out;
+	if (!f->nr) {
+		conv_error(c, 0, "no jobs (only [global], or empty)");
+		goto out;
+	}
+	for (i = 1; i <= f->nr; i++) {
+		if (i < f->nr && !f->job[i].stonewall)
+			continue;
+		if (build_group(f, first, i))
+			goto out;
+		first = i;
+	}
+	ret = 0;
+out:
+	free(f);
+	return ret;
+}
