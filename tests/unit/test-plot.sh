@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: blkgenctl plot writes a gnuplot script with the curve's
+# points (IOPS, mean and p99 in us) or the report's histogram (1/8-octave
+# bars summing to 100%, cumulative ending at 100%), renders PNG and SVG
+# through gnuplot, and refuses JSON that is neither.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ctl=$here/../../tools/blkgenctl/blkgenctl
+data=$here/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+
+"$ctl" plot "$data/plot-curve.json" --script -O "$tmp/c.png" > "$tmp/c.gp"
+# The datablock: target_pct iops mean_us p99_us.
+if sed -n '/^\$curve << EOD/,/^EOD/p' "$tmp/c.gp" | grep -v '^#' |
+	grep -qx '50 5001.0 25.000 60.000' &&
+   grep -q "set terminal pngcairo" "$tmp/c.gp" &&
+   grep -q "maximum 10000" "$tmp/c.gp"; then
+	ok "curve script holds the points in us"
+else
+	notok "curve script: $(cat "$tmp/c.gp")"
+fi
+
+"$ctl" plot "$data/plot-report.json" --script -t svg > "$tmp/h.gp"
+# Bars: 4 I/Os in 3 bars, 25/50/25 %, cumulative to 100.
+bars=$(sed -n '/^\$h0 << EOD/,/^EOD/p' "$tmp/h.gp" | grep -v '^[#$E]' |
+	awk '{ s += $3; c = $4; n++ } END { printf "%d %.1f %.1f", n, s, c }')
+if [ "$bars" = "3 100.0 100.0" ] && grep -q "set terminal svg" "$tmp/h.gp" &&
+   grep -q "'w1 read'" "$tmp/h.gp" && ! grep -q "w1 write" "$tmp/h.gp"; then
+	ok "histogram script: 3 bars, 100%, read only"
+else
+	notok "histogram script: bars '$bars'"
+fi
+
+if command -v gnuplot > /dev/null; then
+	if "$ctl" plot "$data/plot-curve.json" -O "$tmp/c.png" 2> /dev/null &&
+	   [ "$(head -c 4 "$tmp/c.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
+		ok "curve rendered as PNG"
+	else
+		notok "curve PNG"
+	fi
+	if "$ctl" plot "$data/plot-report.json" -O "$tmp/h.svg" 2> /dev/null &&
+	   grep -q "<svg" "$tmp/h.svg"; then
+		ok "histogram rendered as SVG"
+	else
+		notok "histogram SVG"
+	fi
+else
+	echo "ok - # SKIP gnuplot not installed (apt-get install gnuplot-nox)"
+fi
+
+rc=0
+"$ctl" plot "$data/plot-other.json" --script > /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 1 ] && grep -q 'neither a curve' "$tmp/err"; then
+	ok "other JSON refused"
+else
+	notok "other JSON: exit $rc"
+fi
+rc=0
+"$ctl" plot "$data/plot-curve.json" -t gif > /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && grep -q "expected png or svg" "$tmp/err"; then
+	ok "unknown chart type is a usage error"
+else
+	notok "chart type gif: exit $rc"
+fi
+exit $fail
