@@ -9,6 +9,11 @@
 #   make check KERNELS=6.12   limit the VM tier to matching kernels
 #   make bench [KERNEL=6.12]   IOPS of blkgen, fio and a bare loop in the VM
 #   make vmshell [KERNEL=6.12] boot the test VM with an interactive shell
+#   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
+#   make man                   build/man/blkgenctl.8 from Documentation/
+#   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
+#   make uninstall
+#   make dkms-install          register the module with DKMS (rebuilt per kernel)
 #   make clean
 
 # Kernel tree: the running kernel's build directory when present, else the
@@ -17,8 +22,14 @@ KDIR ?= $(shell tests/vm/kdir.sh 2>/dev/null)
 
 V ?= 0
 C ?= 0
+PREFIX ?= /usr/local
+DESTDIR ?=
+VERSION := 0.1
+# The kernel release the module is built for (KDIR's), for install.
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
-.PHONY: all module tool unit check bench vmshell clean help
+.PHONY: all module tool unit check bench vmshell demo man install uninstall \
+	dkms-install clean help
 
 all: module tool
 
@@ -30,7 +41,7 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=$(C) V=$(V) modules
 
 tool:
-	$(MAKE) -C tools/blkgenctl V=$(V)
+	$(MAKE) -C tools/blkgenctl V=$(V) PREFIX=$(PREFIX)
 
 unit:
 	$(MAKE) -C tests/unit V=$(V)
@@ -44,6 +55,47 @@ bench: tool
 vmshell: tool
 	tests/vm/run.sh --shell $(if $(KERNEL),--kernel $(KERNEL))
 
+demo:
+	KERNEL="$(KERNEL)" tests/demo.sh
+
+build/man/blkgenctl.8: Documentation/blkgenctl.rst
+	@command -v rst2man > /dev/null || { echo "blkgen: rst2man not found: apt-get install python3-docutils" >&2; exit 1; }
+	@mkdir -p build/man
+	rst2man --exit-status=2 $< > $@
+
+man: build/man/blkgenctl.8
+
+install: all man
+	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko
+	install -D -m 0755 tools/blkgenctl/blkgenctl $(DESTDIR)$(PREFIX)/sbin/blkgenctl
+	install -d $(DESTDIR)$(PREFIX)/share/blkgen/profiles
+	install -m 0644 tools/profiles/*.prof $(DESTDIR)$(PREFIX)/share/blkgen/profiles/
+	install -D -m 0644 build/man/blkgenctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8
+	install -D -m 0644 tools/completion/blkgenctl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl
+	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
+	else echo "blkgen: DESTDIR set: run depmod -a $(KVER) on the target"; fi
+
+uninstall:
+	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko \
+		$(DESTDIR)$(PREFIX)/sbin/blkgenctl \
+		$(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl
+	rm -rf $(DESTDIR)$(PREFIX)/share/blkgen
+	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+# DKMS builds from a copy of the kernel sources of the tree.
+dkms-install:
+	@command -v dkms > /dev/null || { echo "blkgen: dkms not found: apt-get install dkms" >&2; exit 1; }
+	rm -rf $(DESTDIR)/usr/src/blkgen-$(VERSION)
+	install -d $(DESTDIR)/usr/src/blkgen-$(VERSION)/module $(DESTDIR)/usr/src/blkgen-$(VERSION)/uapi/linux
+	install -m 0644 Kbuild dkms.conf $(DESTDIR)/usr/src/blkgen-$(VERSION)/
+	install -m 0644 module/Kbuild module/*.c module/*.h $(DESTDIR)/usr/src/blkgen-$(VERSION)/module/
+	install -m 0644 uapi/linux/blkgen.h $(DESTDIR)/usr/src/blkgen-$(VERSION)/uapi/linux/
+	dkms add blkgen/$(VERSION)
+	dkms build blkgen/$(VERSION) $(if $(KVER),-k $(KVER))
+	dkms install blkgen/$(VERSION) $(if $(KVER),-k $(KVER))
+
 clean:
 	@if [ -n "$(KDIR)" ] && [ -e "$(KDIR)/Makefile" ]; then \
 		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; \
@@ -53,4 +105,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'

@@ -84,6 +84,11 @@ for rel in "${kernels[@]}"; do
 		"/lib/modules/$rel/build" "$top/build/kernels/$rel"
 done
 
+if [ -n "$newest" ]; then
+	step "install: make install, uninstall (DESTDIR, $newest)" \
+		tests/install-check.sh "$newest"
+fi
+
 if [ "${VM:-1}" != 0 ]; then
 	say "VM tier (QEMU TCG)"
 	vmargs=()

@@ -415,9 +415,19 @@ static int load_profile(const char *file, struct profile *p,
 			struct run_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	char err[512];
+	char err[512], path[4096];
+	const char *dir = getenv("BLKGEN_PROFILES");
 	int ret;
 
+	/* A bare name is an installed profile: NAME or NAME.prof. */
+	if (access(file, F_OK) && !strchr(file, '/')) {
+		if (!dir)
+			dir = BLKGEN_PROFILE_DIR;
+		snprintf(path, sizeof(path), "%s/%s%s", dir, file,
+			 strstr(file, ".prof") ? "" : ".prof");
+		if (!access(path, F_OK))
+			file = path;
+	}
 	if (profile_load(file, p, err, sizeof(err))) {
 		fprintf(stderr, "blkgenctl: %s\n", err);
 		return EXIT_USAGE;

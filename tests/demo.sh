@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo: blkgen without NVMe hardware and without loading anything on
+# this machine. Installs what is missing (Debian packages, as root), builds
+# the module for the newest installed Debian kernel (or KERNEL=) and the
+# tool, boots that kernel under QEMU with an emulated NVMe drive, and runs
+# the four corners there through blkgenctl (tests/demo-guest.sh). Progress
+# and the reports scroll by; a summary table ends it.
+set -eu -o pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/tests/install-deps.sh"
+make -s -C "$top/tools/blkgenctl"
+mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
+[ ${#rels[@]} -gt 0 ] || { echo "demo: no kernel matches '${KERNEL:-}'" >&2; exit 1; }
+rel=${rels[-1]}
+echo "demo: booting $rel under QEMU (TCG: a slow emulated machine, so the"
+echo "demo: figures show the method, not the speed of an NVMe drive)"
+exec "$top/tests/vm/run.sh" --kernel "$rel" --timeout 900 \
+	--run "DEMO_SECS=${DEMO_SECS:-5} /blkgen/tests/demo-guest.sh"
