@@ -14,6 +14,7 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
 #   make uninstall
 #   make dkms-install          register the module with DKMS (rebuilt per kernel)
+#   make dkms-uninstall
 #   make clean
 
 # Kernel tree: the running kernel's build directory when present, else the
@@ -29,7 +30,7 @@ VERSION := 0.1
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
 .PHONY: all module tool unit check bench vmshell demo man install uninstall \
-	dkms-install clean help
+	dkms-install dkms-uninstall clean help
 
 all: module tool
 
@@ -96,6 +97,10 @@ dkms-install:
 	dkms build blkgen/$(VERSION) $(if $(KVER),-k $(KVER))
 	dkms install blkgen/$(VERSION) $(if $(KVER),-k $(KVER))
 
+dkms-uninstall:
+	dkms remove blkgen/$(VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/blkgen-$(VERSION)
+
 clean:
 	@if [ -n "$(KDIR)" ] && [ -e "$(KDIR)/Makefile" ]; then \
 		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; \
@@ -105,4 +110,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
