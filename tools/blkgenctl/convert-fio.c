@@ -69,25 +69,6 @@ static const char *const fio_known[] = {
 static const char *const fio_engines[] = { "libaio", "io_uring", "psync",
 	"pvsync", "pvsync2", "sync", "vsync", "posixaio", NULL };
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
 
 /* The option as the job sees it: its own, else [global]'s. */
 static const char *get(const struct fio_job *j, const struct fio *f,
@@ -130,7 +111,7 @@ static int parse(struct fio *f, char *text)
 		if (next)
 			*next++ = 0;
 		lineno++;
-		s = trim(line);
+		s = str_trim(line);
 		if (!*s || *s == ';' || *s == '#')
 			continue;
 		if (*s == '[') {
@@ -140,7 +121,7 @@ static int parse(struct fio *f, char *text)
 				return conv_error(f->c, lineno, "malformed section header '%s'",
 						  s);
 			*end = 0;
-			s = trim(s + 1);
+			s = str_trim(s + 1);
 			if (!strcmp(s, "global")) {
 				cur = &f->global;
 				cur->line = lineno;
@@ -163,18 +144,18 @@ static int parse(struct fio *f, char *text)
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = 0;
-			key = trim(s);
-			val = trim(eq + 1);
+			key = str_trim(s);
+			val = str_trim(eq + 1);
 		} else {
 			key = s;
 			val = "";
 		}
-		if (in_list(fio_ignored, key)) {
+		if (conv_in_list(fio_ignored, key)) {
 			conv_note(f->c, NULL, "%s%s%s: fio reporting/engine option, no effect on the I/O",
 				  key, *val ? "=" : "", val);
 			continue;
 		}
-		if (!in_list(fio_known, key))
+		if (!conv_in_list(fio_known, key))
 			return conv_error(f->c, lineno, "fio option '%s' is not supported by blkgen",
 					  key);
 		if (cur->nr == FIO_MAX_OPTS)
@@ -216,16 +197,6 @@ static int fio_time(struct fio *f, const char *key, const char *v, int line,
 	return 0;
 bad:
 	return conv_error(f->c, line, "%s=%s: not a time", key, v);
-}
-
-static void ms_str(double s, char *buf, size_t size)
-{
-	long long ms = llround(s * 1000);
-
-	if (ms % 1000)
-		snprintf(buf, size, "%lldms", ms);
-	else
-		snprintf(buf, size, "%llds", ms / 1000);
 }
 
 /* "4k,8k" (read,write): only one size for both directions. */
@@ -603,7 +574,7 @@ static int check_job(struct fio *f, const struct fio_job *j)
 	if (get_bool(j, f, "buffered"))
 		return conv_error(f->c, line, "buffered=1 is not supported (blkgen's bios bypass the page cache)");
 	v = get(j, f, "ioengine", &line);
-	if (v && !in_list(fio_engines, v))
+	if (v && !conv_in_list(fio_engines, v))
 		return conv_error(f->c, line, "ioengine=%s is not supported (blkgen submits bios itself; block engines: libaio, io_uring, psync, ...)",
 				  v);
 	if (v)
@@ -658,7 +629,7 @@ static int build_group(struct fio *f, int first, int end)
 				  j0->name);
 	if (fio_time(f, "runtime", v, line, &sec) || !sec)
 		return conv_error(f->c, line, "runtime=%s: expected a time above 0", v);
-	ms_str(sec, buf, sizeof(buf));
+	conv_ms_str(sec, buf, sizeof(buf));
 	conv_set(&r->job, "duration_ms", "%s", buf);
 	if (!get_bool(j0, f, "time_based"))
 		conv_note(f->c, r, "no time_based: fio may stop early once size= is done; blkgen runs for runtime");
@@ -666,7 +637,7 @@ static int build_group(struct fio *f, int first, int end)
 	sec = 0;
 	if (v && fio_time(f, "ramp_time", v, line, &sec))
 		return -1;
-	ms_str(sec, buf, sizeof(buf));
+	conv_ms_str(sec, buf, sizeof(buf));
 	conv_set(&r->job, "warmup_ms", "%s", buf);
 
 	v = get(j0, f, "cpus_allowed", &line);

@@ -54,14 +54,6 @@ static const char *const rd_keys[] = {
 static const char *const harmless[] = { "messagescan", "histogram", "report",
 	NULL };
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
-
 static const char *vd_get(const struct vd_def *d, const char *key, int *line)
 {
 	int i;
@@ -73,18 +65,6 @@ static const char *vd_get(const struct vd_def *d, const char *key, int *line)
 			return d->val[i];
 		}
 	return NULL;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
 }
 
 /*
@@ -107,7 +87,7 @@ static int split_top(char *s, char **out, int max)
 			if (n == max)
 				return -1;
 			*s = 0;
-			out[n++] = trim(start);
+			out[n++] = str_trim(start);
 			start = s + 1;
 			if (end)
 				break;
@@ -164,12 +144,12 @@ static int statement(struct vd *vd, char *text, int line)
 		return conv_error(vd->c, line, "expected KEYWORD=VALUE, got '%s'",
 				  part[0]);
 	*eq = 0;
-	snprintf(tmp.type, sizeof(tmp.type), "%s", trim(part[0]));
-	snprintf(tmp.name, sizeof(tmp.name), "%s", trim(eq + 1));
+	snprintf(tmp.type, sizeof(tmp.type), "%s", str_trim(part[0]));
+	snprintf(tmp.name, sizeof(tmp.name), "%s", str_trim(eq + 1));
 	tmp.line = line;
 	if (strcmp(tmp.type, "sd") && strcmp(tmp.type, "wd") &&
 	    strcmp(tmp.type, "rd")) {
-		if (in_list(harmless, tmp.type) && n == 1) {
+		if (conv_in_list(harmless, tmp.type) && n == 1) {
 			conv_note(vd->c, NULL, "%s=%s ignored (reporting only)",
 				  tmp.type, tmp.name);
 			return 0;
@@ -205,9 +185,9 @@ static int statement(struct vd *vd, char *text, int line)
 			return conv_error(vd->c, line, "expected KEY=VALUE, got '%s'",
 					  key);
 		*eq = 0;
-		key = trim(key);
-		val = trim(eq + 1);
-		if (!in_list(keys, key))
+		key = str_trim(key);
+		val = str_trim(eq + 1);
+		if (!conv_in_list(keys, key))
 			return conv_error(vd->c, line, "%s parameter '%s=' is not supported by blkgen",
 					  tmp.type, key);
 		if (add_kv(vd, d, key, val, line))
@@ -254,11 +234,11 @@ static int parse(struct vd *vd, char *text)
 		if (next)
 			*next++ = 0;
 		lineno++;
-		s = trim(line);
+		s = str_trim(line);
 		if (!*s || *s == '*' || *s == '#' || *s == '/')
 			continue;
 		strip_comment(s);
-		s = trim(s);
+		s = str_trim(s);
 		if (!*s)
 			continue;
 		if (stmt[0] && *s != ',' && stmt[strlen(stmt) - 1] != ',' &&
@@ -347,16 +327,6 @@ static int seconds(struct vd *vd, const char *key, const char *v, int line,
 		return conv_error(vd->c, line, "%s=%s: expected seconds", key, v);
 	*out *= mult;
 	return 0;
-}
-
-static void ms_str(double s, char *buf, size_t size)
-{
-	long long ms = llround(s * 1000);
-
-	if (ms % 1000)
-		snprintf(buf, size, "%lldms", ms);
-	else
-		snprintf(buf, size, "%llds", ms / 1000);
 }
 
 /* xfersize=4k or (4k,30,8k,70) into blkgen's bs. */
@@ -782,11 +752,11 @@ static int build_job(struct vd *vd, struct conv_run *r, struct vd_def *rd,
 		conv_note(vd->c, r, "no warmup=: the first interval (%gs) is the warmup, as vdbench excludes it",
 			  interval);
 	}
-	ms_str(elapsed, buf, sizeof(buf));
+	conv_ms_str(elapsed, buf, sizeof(buf));
 	conv_set(&r->job, "duration_ms", "%s", buf);
-	ms_str(warmup, buf, sizeof(buf));
+	conv_ms_str(warmup, buf, sizeof(buf));
 	conv_set(&r->job, "warmup_ms", "%s", buf);
-	ms_str(interval, buf, sizeof(buf));
+	conv_ms_str(interval, buf, sizeof(buf));
 	conv_set(&r->job, "interval_ms", "%s", buf);
 
 	v = vd_get(rd, "iorate", &line);

@@ -115,49 +115,25 @@ struct conv_sect *conv_new_wl(struct conv_run *r, const char *name)
 
 /*
  * A size as both tools write it: "4096", "4k", "4K", "4KiB", "1m", "2g",
- * "1t" (binary units, as vdbench and fio's default kb_base=1024).
+ * "1t" (binary units, as vdbench and fio's default kb_base=1024); the
+ * number itself is read by the module's parser.
  */
 int conv_size(const char *s, uint64_t *out)
 {
-	unsigned long long v;
-	char *end;
-	int shift = 0;
+	char buf[64];
+	size_t len = strlen(s);
+	u64 v;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (end == s || errno || *s == '-')
+	if (!len || len >= sizeof(buf))
 		return -1;
-	switch (*end) {
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	case 't': case 'T':
-		shift = 40;
-		break;
-	case 0:
-		break;
-	default:
+	memcpy(buf, s, len + 1);
+	if (len > 2 && (!strcmp(buf + len - 2, "iB") || !strcmp(buf + len - 2, "ib")))
+		buf[len -= 2] = 0;
+	if (len > 1 && (buf[len - 1] == 'b' || buf[len - 1] == 'B'))
+		buf[--len] = 0;
+	if (blkgen_parse_size(buf, &v))
 		return -1;
-	}
-	if (shift) {
-		end++;
-		if (!strcmp(end, "iB") || !strcmp(end, "ib") || !strcmp(end, "b") ||
-		    !strcmp(end, "B"))
-			end += strlen(end);
-		if (v > (~0ULL >> shift))
-			return -1;
-	} else if (!strcmp(end, "b") || !strcmp(end, "B")) {
-		end++;
-	}
-	if (*end)
-		return -1;
-	*out = (uint64_t)v << shift;
+	*out = v;
 	return 0;
 }
 
@@ -175,6 +151,25 @@ void conv_size_str(uint64_t v, char *buf, size_t size)
 		snprintf(buf, size, "%llu", (unsigned long long)v);
 	else
 		snprintf(buf, size, "%llu%c", (unsigned long long)v, units[i]);
+}
+
+bool conv_in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+/* Seconds as a profile time: "30s", or "1500ms" when not whole. */
+void conv_ms_str(double sec, char *buf, size_t size)
+{
+	long long ms = llround(sec * 1000);
+
+	if (ms % 1000)
+		snprintf(buf, size, "%lldms", ms);
+	else
+		snprintf(buf, size, "%llds", ms / 1000);
 }
 
 int conv_number(const char *s, double *out)

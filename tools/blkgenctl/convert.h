@@ -7,6 +7,8 @@
 #ifndef BLKGENCTL_CONVERT_H
 #define BLKGENCTL_CONVERT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,6 +59,8 @@ struct conv_sect *conv_new_wl(struct conv_run *r, const char *name);
 int conv_size(const char *s, uint64_t *out);
 void conv_size_str(uint64_t v, char *buf, size_t size);
 int conv_number(const char *s, double *out);
+bool conv_in_list(const char *const *list, const char *s);
+void conv_ms_str(double sec, char *buf, size_t size);
 int conv_device_size(struct conv *c, const char *dev, int line,
 		     uint64_t *size);
 

@@ -196,7 +196,8 @@ int profile_put(struct profile_section *s, const char *key,
 	return 0;
 }
 
-static char *trim(char *s)
+/* Strip white space at both ends, in place. */
+char *str_trim(char *s)
 {
 	char *e;
 
@@ -257,7 +258,7 @@ int profile_parse(const char *file, const char *text, struct profile *p,
 		if (next)
 			*next++ = 0;
 		n++;
-		s = trim(line);
+		s = str_trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
@@ -269,7 +270,7 @@ int profile_parse(const char *file, const char *text, struct profile *p,
 				goto out;
 			}
 			*end = 0;
-			name = trim(s + 1);
+			name = str_trim(s + 1);
 			if (!strcmp(name, "job")) {
 				cur = &p->job;
 				continue;
@@ -281,7 +282,7 @@ int profile_parse(const char *file, const char *text, struct profile *p,
 					 file, n, name);
 				goto out;
 			}
-			name = trim(name + 8);
+			name = str_trim(name + 8);
 			if (!*name || strchr(name, '/') || strchr(name, ' ')) {
 				snprintf(err, errlen, "%s:%d: bad workload name '%s'",
 					 file, n, name);
@@ -313,10 +314,10 @@ int profile_parse(const char *file, const char *text, struct profile *p,
 		if (!cur) {
 			snprintf(err, errlen,
 				 "%s:%d: '%s' outside a section ([job] or [workload NAME])",
-				 file, n, trim(s));
+				 file, n, str_trim(s));
 			goto out;
 		}
-		if (set_kv(cur, file, n, trim(s), trim(eq + 1), err, errlen))
+		if (set_kv(cur, file, n, str_trim(s), str_trim(eq + 1), err, errlen))
 			goto out;
 	}
 	if (!p->nr_wl) {

@@ -37,5 +37,6 @@ const char *profile_get(const struct profile_section *s, const char *key);
 int profile_put(struct profile_section *s, const char *key,
 		const char *value, int line);
 void profile_free(struct profile *p);
+char *str_trim(char *s);
 
 #endif /* BLKGENCTL_PROFILE_H */
