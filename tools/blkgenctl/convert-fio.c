@@ -706,7 +706,7 @@ int conv_fio(struct conv *c, char *text)
 		goto out;
 	}
 	for (i = 1; i <= f->nr; i++) {
-		if (i < f->nr && !f->job[i].stonewall)
+		if (i < f->nr && !f->job[i].stonewall && !f->global.stonewall)
 			continue;
 		if (build_group(f, first, i))
 			goto out;

@@ -24,7 +24,7 @@
 #define VD_MAX_LIST	64
 
 struct vd_def {
-	char type[8];			/* sd, wd, rd */
+	char type[32];			/* sd, wd, rd; or the general parameter */
 	char name[64];
 	int line;
 	char key[VD_MAX_KV][32];
@@ -52,7 +52,7 @@ static const char *const rd_keys[] = {
 
 /* General parameters that do not change the I/O blkgen issues. */
 static const char *const harmless[] = { "messagescan", "histogram", "report",
-	NULL };
+	"data_errors", NULL };
 
 static const char *vd_get(const struct vd_def *d, const char *key, int *line)
 {
@@ -150,7 +150,7 @@ static int statement(struct vd *vd, char *text, int line)
 	if (strcmp(tmp.type, "sd") && strcmp(tmp.type, "wd") &&
 	    strcmp(tmp.type, "rd")) {
 		if (conv_in_list(harmless, tmp.type) && n == 1) {
-			conv_note(vd->c, NULL, "%s=%s ignored (reporting only)",
+			conv_note(vd->c, NULL, "%s=%s ignored (reporting and error handling; blkgen fails a run after 1000 errors in a row)",
 				  tmp.type, tmp.name);
 			return 0;
 		}
