@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Description: blkgenctl plot writes a gnuplot script with the curve's
-# points (IOPS, mean and p99 in us) or the report's histogram (1/8-octave
-# bars summing to 100%, cumulative ending at 100%), renders PNG and SVG
-# through gnuplot, and refuses JSON that is neither.
+# points (IOPS, mean and p99 in us), the report's histogram (1/8-octave
+# bars summing to 100%, cumulative ending at 100%) or its time series,
+# renders PNG and SVG through gnuplot, and refuses JSON that is neither.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 ctl=$here/../../tools/blkgenctl/blkgenctl
@@ -36,6 +36,15 @@ if [ "$bars" = "3 100.0 100.0" ] && grep -q "set terminal svg" "$tmp/h.gp" &&
 	ok "histogram script: 3 bars, 100%, read only"
 else
 	notok "histogram script: bars '$bars'"
+fi
+
+"$ctl" plot "$data/plot-report.json" --script -c time > "$tmp/t.gp"
+# Time series: end of interval (s), IOPS, mean latency (us).
+if sed -n '/^\$t0 << EOD/,/^EOD/p' "$tmp/t.gp" | grep -v '^[#$E]' | tr '\n' ' ' |
+	grep -qx '0.500 4.0 15.000 1.000 4.0 30.000 '; then
+	ok "time script: one line per interval"
+else
+	notok "time script: $(cat "$tmp/t.gp")"
 fi
 
 if command -v gnuplot > /dev/null; then

@@ -4,7 +4,9 @@
  *
  * A curve result (blkgenctl curve -o json) becomes a latency-vs-IOPS
  * chart; a report (blkgenctl run/report/merge -o json) becomes a latency
- * histogram with its cumulative distribution. The data go inline in the
+ * histogram with its cumulative distribution, or with --chart time its
+ * time series (IOPS and mean latency per interval, e.g. to see a drive
+ * reach steady state while preconditioning). The data go inline in the
  * script (gnuplot datablocks), so --script output is self-contained and
  * can be edited and replayed with "gnuplot FILE".
  */
@@ -26,13 +28,14 @@ struct plot_opts {
 	const char *out;
 	const char *type;	/* png or svg */
 	const char *title;
+	const char *chart;	/* hist or time, for reports */
 	bool script;
 	bool logy;
 };
 
 static const char *plot_usage =
-	"blkgenctl plot FILE.json [-O OUT.png|OUT.svg] [-t png|svg] [--title TEXT]\n"
-	"                         [--logy] [--script]";
+	"blkgenctl plot FILE.json [-O OUT.png|OUT.svg] [-t png|svg] [-c hist|time]\n"
+	"                         [--title TEXT] [--logy] [--script]";
 
 static void plot_help(void)
 {
@@ -40,11 +43,13 @@ static void plot_help(void)
 	       "Chart a JSON result with gnuplot. A curve (blkgenctl curve -o json)\n"
 	       "gives latency (mean and p99) against achieved IOPS; a report (run,\n"
 	       "report or merge with -o json) gives each workload's latency histogram\n"
-	       "(1/8-octave bars) and cumulative distribution.\n\n"
+	       "(1/8-octave bars) and cumulative distribution, or with -c time its\n"
+	       "IOPS and mean latency per interval.\n\n"
 	       "  -O, --output FILE   chart file (default: FILE with .png or .svg)\n"
 	       "  -t, --type TYPE     png or svg (default: from -O, else png)\n"
+	       "  -c, --chart CHART   for a report: hist (default) or time\n"
 	       "      --title TEXT    chart title (default: the input's name)\n"
-	       "      --logy          logarithmic latency axis (curve charts)\n"
+	       "      --logy          logarithmic latency axis (curve and time charts)\n"
 	       "      --script        print the gnuplot script instead of running it\n",
 	       plot_usage);
 }
@@ -206,6 +211,71 @@ out:
 	return ret;
 }
 
+/* IOPS (left axis) and mean latency (right) per interval. */
+static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	json_object *jobs = member(root, "jobs"), *wls;
+	char names[64][160];
+	size_t j, w, i;
+	int d, n = 0;
+
+	for (j = 0; j < json_object_array_length(jobs); j++) {
+		wls = member(json_object_array_get_idx(jobs, j), "workloads");
+		for (w = 0; w < json_object_array_length(wls); w++) {
+			json_object *wl = json_object_array_get_idx(wls, w);
+			json_object *iv = member(wl, "intervals");
+			size_t niv = json_object_array_length(iv);
+
+			for (d = 0; d < 2 && n < 64; d++) {
+				uint64_t ios = 0;
+
+				for (i = 0; i < niv; i++)
+					ios += json_object_get_uint64(member(member(json_object_array_get_idx(iv, i),
+										      dir_name[d]), "ios"));
+				if (!ios)
+					continue;
+				fprintf(f, "$t%d << EOD\n# end_s iops lat_mean_us\n", n);
+				for (i = 0; i < niv; i++) {
+					json_object *x = json_object_array_get_idx(iv, i);
+					json_object *dir = member(x, dir_name[d]);
+
+					fprintf(f, "%.3f %.1f %.3f\n",
+						(json_object_get_uint64(member(x, "start_ms")) +
+						 json_object_get_uint64(member(x, "length_ms"))) / 1e3,
+						json_object_get_double(member(dir, "iops")),
+						json_object_get_double(member(dir, "lat_mean_ns")) / 1e3);
+				}
+				fprintf(f, "EOD\n");
+				snprintf(names[n++], sizeof(names[0]), "%s %s",
+					 json_object_get_string(member(wl, "name")),
+					 dir_name[d]);
+			}
+		}
+	}
+	if (!n) {
+		fprintf(stderr, "blkgenctl: %s: no intervals with I/O: nothing to plot\n",
+			o->in);
+		return -EINVAL;
+	}
+	put_terminal(f, o);
+	fprintf(f, "set xlabel 'time (s, measured)'\nset ylabel 'IOPS per interval'\n"
+		   "set yrange [0:*]\nset y2label 'mean latency (us)'\n"
+		   "set y2tics\nset ytics nomirror\n");
+	fprintf(f, o->logy ? "set logscale y2\n" : "set y2range [0:*]\n");
+	fprintf(f, "plot \\\n");
+	for (i = 0; i < (size_t)n; i++) {
+		fprintf(f, "  $t%zu using 1:2 with linespoints lw 2 pt 7 ps 0.5 lc %zu title ",
+			i, i + 1);
+		put_str(f, names[i]);
+		fprintf(f, ", \\\n  $t%zu using 1:3 axes x1y2 with lines dt 2 lc %zu title ",
+			i, i + 1);
+		put_str(f, "");
+		fprintf(f, "%s\n", i + 1 < (size_t)n ? ", \\" : "");
+	}
+	return 0;
+}
+
 static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 			   char *outbuf, size_t outlen)
 {
@@ -213,6 +283,7 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 		{ "output", required_argument, NULL, 'O' },
 		{ "type", required_argument, NULL, 't' },
 		{ "title", required_argument, NULL, 'T' },
+		{ "chart", required_argument, NULL, 'c' },
 		{ "logy", no_argument, NULL, 'l' },
 		{ "script", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -222,7 +293,7 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "O:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "O:t:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'O':
 			o->out = optarg;
@@ -232,6 +303,9 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 			break;
 		case 'T':
 			o->title = optarg;
+			break;
+		case 'c':
+			o->chart = optarg;
 			break;
 		case 'l':
 			o->logy = true;
@@ -255,6 +329,13 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 	if (!o->type) {
 		dot = o->out ? strrchr(o->out, '.') : NULL;
 		o->type = dot && !strcmp(dot, ".svg") ? "svg" : "png";
+	}
+	if (!o->chart)
+		o->chart = "hist";
+	if (strcmp(o->chart, "hist") && strcmp(o->chart, "time")) {
+		fprintf(stderr, "blkgenctl: chart '%s': expected hist or time\n",
+			o->chart);
+		return EXIT_USAGE;
 	}
 	if (strcmp(o->type, "png") && strcmp(o->type, "svg")) {
 		fprintf(stderr, "blkgenctl: chart type '%s': expected png or svg\n",
@@ -312,6 +393,8 @@ int cmd_plot(int argc, char **argv)
 	fprintf(f, "# blkgenctl %s plot of %s\n", BLKGENCTL_VERSION, o.in);
 	if (member(root, "points"))
 		ret = script_curve(f, &o, root);
+	else if (!strcmp(o.chart, "time"))
+		ret = script_time(f, &o, root);
 	else
 		ret = script_hist(f, &o);
 	json_object_put(root);
