@@ -30,7 +30,10 @@ static int job_error(const char *job, int err)
 	return EXIT_FAIL;
 }
 
-/* Parse "-o FMT" / "--output-format FMT"; returns optind or -1. */
+/*
+ * Parse "-o FMT" / "--output-format FMT" (only if @ops) and --help;
+ * returns optind, or -1 on a usage error. --help prints @usage and exits.
+ */
 static int parse_output(int argc, char **argv, const char *usage,
 			const struct print_ops **ops)
 {
@@ -42,7 +45,8 @@ static int parse_output(int argc, char **argv, const char *usage,
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ops ? "o:h" : "h",
+				ops ? opts : opts + 1, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			*ops = print_ops_arg(optarg);
@@ -63,11 +67,14 @@ static int parse_output(int argc, char **argv, const char *usage,
 /* list: one job name per line, sorted. */
 int cmd_list(int argc, char **argv)
 {
+	const char *usage = "blkgenctl list";
 	char **names;
 	int i, n, ret;
 
-	if (argc > 1) {
-		fprintf(stderr, "usage: blkgenctl list\n");
+	i = parse_output(argc, argv, usage, NULL);
+	if (i < 0 || i != argc) {
+		if (i >= 0)
+			fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
 	ret = need_module();
@@ -109,13 +116,16 @@ static int status_one(const char *job)
 int cmd_status(int argc, char **argv)
 {
 	char **names;
-	int i, n, ret, rc = EXIT_OK;
+	int i, n, ret, rc = EXIT_OK, first;
 
+	first = parse_output(argc, argv, "blkgenctl status [JOB...]", NULL);
+	if (first < 0)
+		return EXIT_USAGE;
 	ret = need_module();
 	if (ret)
 		return ret;
-	if (argc > 1) {
-		for (i = 1; i < argc; i++)
+	if (first < argc) {
+		for (i = first; i < argc; i++)
 			rc |= status_one(argv[i]);
 		return rc;
 	}
@@ -159,40 +169,47 @@ int cmd_report(int argc, char **argv)
 /* stop JOB: end a run and wait for its in-flight I/O. */
 int cmd_stop(int argc, char **argv)
 {
+	const char *usage = "blkgenctl stop JOB", *job;
 	char path[4096];
-	int ret;
+	int i, ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: blkgenctl stop JOB\n");
+	i = parse_output(argc, argv, usage, NULL);
+	if (i < 0 || argc - i != 1) {
+		if (i >= 0)
+			fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
+	job = argv[i];
 	ret = need_module();
 	if (ret)
 		return ret;
-	if (strchr(argv[1], '/') ||
+	if (strchr(job, '/') ||
 	    snprintf(path, sizeof(path), "%s/%s/state", cfs_root(),
-		     argv[1]) >= (int)sizeof(path))
-		return job_error(argv[1], -ENOENT);
+		     job) >= (int)sizeof(path))
+		return job_error(job, -ENOENT);
 	ret = cfs_write(path, "stop");
 	if (ret)
-		return job_error(argv[1], ret);
+		return job_error(job, ret);
 	return EXIT_OK;
 }
 
 /* rm JOB...: remove jobs with their workloads (the module stops them). */
 int cmd_rm(int argc, char **argv)
 {
+	const char *usage = "blkgenctl rm JOB...";
 	char dir[4096], path[8192], **names;
-	int i, j, n, ret, rc = EXIT_OK;
+	int i, j, n, ret, rc = EXIT_OK, first;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: blkgenctl rm JOB...\n");
+	first = parse_output(argc, argv, usage, NULL);
+	if (first < 0 || first >= argc) {
+		if (first >= 0)
+			fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
 	ret = need_module();
 	if (ret)
 		return ret;
-	for (i = 1; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		if (strchr(argv[i], '/') ||
 		    snprintf(dir, sizeof(dir), "%s/%s/workloads", cfs_root(),
 			     argv[i]) >= (int)sizeof(dir)) {

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: every blkgenctl command answers --help with its usage on
+# stdout and exit 0 (without needing the module), and an unknown option
+# with exit 2; `blkgenctl help` lists every command.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ctl=$here/../../tools/blkgenctl/blkgenctl
+fail=0
+export BLKGEN_SYSFS=/nonexistent BLKGEN_CONFIGFS=/nonexistent
+
+for c in run curve list status report stop rm merge convert plot; do
+	rc=0
+	out=$("$ctl" "$c" --help 2> /dev/null) || rc=$?
+	if [ "$rc" = 0 ] && [[ $out == "usage: blkgenctl $c"* ]]; then
+		echo "ok - $c --help"
+	else
+		echo "not ok - $c --help: exit $rc: $out"
+		fail=1
+	fi
+	rc=0
+	"$ctl" "$c" --no-such-option > /dev/null 2>&1 || rc=$?
+	if [ "$rc" = 2 ]; then
+		echo "ok - $c --no-such-option: exit 2"
+	else
+		echo "not ok - $c --no-such-option: exit $rc"
+		fail=1
+	fi
+	if "$ctl" help | grep -qE "^  $c( |$)"; then
+		echo "ok - help lists $c"
+	else
+		echo "not ok - help does not list $c"
+		fail=1
+	fi
+done
+exit $fail
