@@ -151,11 +151,37 @@ static bool str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* "12", "12.5" or "12.25" (at most 100): units of 0.01. */
+static int parse_hundredths(const char **p, u64 *out)
+{
+	u64 whole, frac = 0;
+	int digits = 0;
+
+	if (parse_uint(p, &whole) || whole > 100)
+		return -1;
+	if (**p == '.') {
+		(*p)++;
+		while (**p >= '0' && **p <= '9' && digits < 2) {
+			frac = frac * 10 + (u64)(**p - '0');
+			(*p)++;
+			digits++;
+		}
+		if (!digits)
+			return -1;
+		if (digits == 1)
+			frac *= 10;
+	}
+	*out = whole * BLKGEN_PCT_ONE + frac;
+	return *out > 100 * BLKGEN_PCT_ONE ? -1 : 0;
+}
+
 /**
  * blkgen_parse_zones() - Parse an access distribution.
  * @s: "uniform", or "zoned:ACCESS/SIZE:ACCESS/SIZE..." (fio's zoned
  *     semantics: percent of accesses / percent of the range, zones laid
- *     out from the start of the range; both columns sum to 100)
+ *     out from the start of the range; both columns sum to 100). Percents
+ *     take up to two decimals ("79.5/0.01"), so skewed tables can put
+ *     most accesses in a small part of a large device.
  * @z: result (nr 0 for uniform), unchanged on error
  * Return: 0 or -1.
  */
@@ -175,12 +201,13 @@ int blkgen_parse_zones(const char *s, struct blkgen_zones *z)
 			return -1;
 	s += i;
 	for (;;) {
-		if (parse_uint(&s, &acc) || *s++ != '/' ||
-		    parse_uint(&s, &size) || !size)
+		if (parse_hundredths(&s, &acc) || *s++ != '/' ||
+		    parse_hundredths(&s, &size) || !size)
 			return -1;
 		asum += acc;
 		ssum += size;
-		if (t.nr == BLKGEN_MAX_ZONES || asum > 100 || ssum > 100)
+		if (t.nr == BLKGEN_MAX_ZONES || asum > 100 * BLKGEN_PCT_ONE ||
+		    ssum > 100 * BLKGEN_PCT_ONE)
 			return -1;
 		t.access_cum[t.nr] = (u32)asum;
 		t.size_cum[t.nr] = (u32)ssum;
@@ -190,7 +217,7 @@ int blkgen_parse_zones(const char *s, struct blkgen_zones *z)
 		if (*s++ != ':')
 			return -1;
 	}
-	if (asum != 100 || ssum != 100)
+	if (asum != 100 * BLKGEN_PCT_ONE || ssum != 100 * BLKGEN_PCT_ONE)
 		return -1;
 	*z = t;
 	return 0;
@@ -199,28 +226,10 @@ int blkgen_parse_zones(const char *s, struct blkgen_zones *z)
 /* "12", "12.5" or "12.25" followed by '%': units of 0.01%. */
 static int parse_pct_at(const char **p, u64 *out)
 {
-	u64 whole, frac = 0;
-	int digits = 0;
-
-	if (parse_uint(p, &whole) || whole > 100)
-		return -1;
-	if (**p == '.') {
-		(*p)++;
-		while (**p >= '0' && **p <= '9' && digits < 2) {
-			frac = frac * 10 + (u64)(**p - '0');
-			(*p)++;
-			digits++;
-		}
-		if (!digits)
-			return -1;
-		if (digits == 1)
-			frac *= 10;
-	}
-	if (**p != '%')
+	if (parse_hundredths(p, out) || **p != '%')
 		return -1;
 	(*p)++;
-	*out = whole * BLKGEN_PCT_ONE + frac;
-	return *out > 100 * BLKGEN_PCT_ONE ? -1 : 0;
+	return 0;
 }
 
 static int parse_bound(const char **p, u64 *v, bool *pct)
@@ -256,6 +265,8 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r)
 	*r = t;
 	return 0;
 }
+
+#define PCT_ALL		(100 * BLKGEN_PCT_ONE)	/* 100% in 0.01% units */
 
 static u64 align_down(u64 v, u64 a)
 {
@@ -321,14 +332,14 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 	span = end - start;
 	if (!p->zones.nr) {
 		p->nz = 1;
-		p->zacc[0] = 100;
+		p->zacc[0] = 100 * BLKGEN_PCT_ONE;
 		p->zoff[0] = start;
 	} else {
 		p->nz = p->zones.nr;
 		for (i = 0; i < p->nz; i++) {
 			p->zacc[i] = p->zones.access_cum[i];
-			p->zoff[i] = start + align_down(span / 100 * prev +
-						span % 100 * prev / 100,
+			p->zoff[i] = start + align_down(span / PCT_ALL * prev +
+						span % PCT_ALL * prev / PCT_ALL,
 						p->align);
 			prev = p->zones.size_cum[i];
 		}
@@ -359,7 +370,7 @@ static u64 random_offset(const struct blkgen_pattern *p,
 	unsigned int z = 0;
 
 	if (p->nz > 1) {
-		u32 r = (u32)blkgen_rng_below(&st->rng, 100);
+		u32 r = (u32)blkgen_rng_below(&st->rng, PCT_ALL);
 
 		while (z < p->nz - 1 && r >= p->zacc[z])
 			z++;

@@ -63,8 +63,8 @@ struct blkgen_bs {
 /**
  * struct blkgen_zones - zoned access table ("zoned:60/10:30/20:10/70")
  * @nr: zones, 0 for a uniform distribution
- * @access_cum: cumulative share of accesses, percent
- * @size_cum: cumulative share of the range, percent, zones in order
+ * @access_cum: cumulative share of accesses, units of 0.01%
+ * @size_cum: cumulative share of the range, units of 0.01%, zones in order
  */
 struct blkgen_zones {
 	unsigned int nr;
@@ -101,7 +101,7 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r);
  * @align_shift: log2(@align) when it is a power of two, else 0
  * @max_size: largest size in @bs
  * @nz: zones in use (1 for a uniform distribution)
- * @zacc: cumulative access percent per zone
+ * @zacc: cumulative access share per zone, units of 0.01%
  * @zoff: first byte of each zone, @zoff[@nz] == @end
  *
  * The caller fills @rdpct, @seekpct, @bs and @zones;

@@ -144,6 +144,32 @@ static void test_zoned(void)
 	CHECK(chi2(zone, share, 3, N) < chi2_crit(2), "zone shares");
 }
 
+/* Zones in hundredths of a percent: 79.5% of accesses to 0.01% of 1 TiB. */
+static void test_zoned_fine(void)
+{
+	static const double share[] = { 0.795, 0.1025, 0.1025 };
+	unsigned long zone[3] = { 0 };
+	struct blkgen_stream st;
+	struct blkgen_choice c;
+	struct blkgen_pattern p;
+	u64 span, pos;
+	int rc, i;
+
+	p = make("4k", "zoned:79.5/0.01:10.25/0.99:10.25/99", "0%-100%", 50,
+		 100, 1ULL << 40, 512, &rc);
+	CHECK(rc == 0, "resolve fine zoned");
+	span = p.end - p.start;
+	blkgen_stream_init(&st, &p, 5, 0);
+	for (i = 0; i < N; i++) {
+		blkgen_pattern_next(&p, &st, &c);
+		pos = c.offset - p.start;
+		zone[pos < span / 10000 ? 0 : pos < span / 100 ? 1 : 2]++;
+	}
+	printf("# fine zones %.3f/%.3f/%.3f%%\n", zone[0] * 100.0 / N,
+	       zone[1] * 100.0 / N, zone[2] * 100.0 / N);
+	CHECK(chi2(zone, share, 3, N) < chi2_crit(2), "fine zone shares");
+}
+
 static void test_sequential(void)
 {
 	struct blkgen_stream st;
@@ -229,6 +255,7 @@ int main(void)
 	test_mix();
 	test_uniform();
 	test_zoned();
+	test_zoned_fine();
 	test_sequential();
 	test_determinism();
 	test_resolve_errors();

@@ -404,7 +404,7 @@ static int distribution(struct fio *f, struct conv_run *r,
 			  (unsigned long long)min_bs);
 	}
 	conv_set(s, "distribution", "%s", buf);
-	conv_note(f->c, r, "%s as a zoned table of whole percents: the same skew, hot blocks together at the start of the range where fio scatters them",
+	conv_note(f->c, r, "%s as a zoned table: the same skew, hot blocks together at the start of the range where fio scatters them",
 		  v);
 	return 0;
 }

@@ -663,7 +663,7 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 			if (conv_zones(conv_hotband_cdf, &band, val, sizeof(val)))
 				return conv_error(vd->c, line, "hotband=%s: no zoned table", v);
 			conv_set(s, "distribution", "%s", val);
-			conv_note(vd->c, r, "hotband=%s: vdbench's cache curve as a zoned table (whole percents); vdbench also moves writes 1%% up the band, blkgen does not",
+			conv_note(vd->c, r, "hotband=%s: vdbench's cache curve as a zoned table; vdbench also moves writes 1%% up the band, blkgen does not",
 				  v);
 		}
 

@@ -217,6 +217,16 @@ int conv_device_size(struct conv *c, const char *dev, int line,
 }
 
 #define CONV_ZONES	20	/* zones in a converted table (the module takes 64) */
+#define CONV_CELLS	106	/* 0.01% .. 0.5% at the start, then 1% steps */
+#define CONV_ONE	100	/* 1% in the table's units of 0.01% */
+
+/* Upper edge of cell i, in 0.01% of the range. */
+static int cell_edge(int i)
+{
+	static const int fine[] = { 1, 2, 5, 10, 20, 50 };
+
+	return i < 6 ? fine[i] : (i - 5) * CONV_ONE;
+}
 
 /* Mass misplaced if zones [i, j] became one zone of uniform density. */
 static double merge_cost(const double *m, const int *sz, int i, int j)
@@ -233,27 +243,40 @@ static double merge_cost(const double *m, const int *sz, int i, int j)
 	return cost;
 }
 
+/* 7950 -> "79.5", 1 -> "0.01", 100 -> "1" */
+static int put_hundredths(char *buf, size_t size, int v)
+{
+	if (!(v % 100))
+		return snprintf(buf, size, "%d", v / 100);
+	if (!(v % 10))
+		return snprintf(buf, size, "%d.%d", v / 100, v % 100 / 10);
+	return snprintf(buf, size, "%d.%02d", v / 100, v % 100);
+}
+
 /*
- * A zoned table of whole percents from a CDF: the share of each 1% of the
- * range, neighbours merged where that misplaces the least access until
- * CONV_ZONES are left and none has under 1% of the accesses, then whole
- * access percents by largest remainder. "uniform" when one
- * zone is left.
+ * A zoned table from a CDF: the share of each cell of the range (cells of
+ * 0.01% to 0.5% at its start, where skewed distributions put most of
+ * their weight, then 1%), neighbours merged where that misplaces the
+ * least access until CONV_ZONES are left and none has under 0.1% of the
+ * accesses, then shares in hundredths of a percent by largest remainder.
+ * "uniform" when one zone is left.
  */
 int conv_zones(conv_cdf_fn cdf, const void *arg, char *buf, size_t size)
 {
-	double m[100], prev = 0, rem[100];
-	int sz[100], acc[100], n = 100, i, k, sum = 0;
+	double m[CONV_CELLS], prev = 0, rem[CONV_CELLS];
+	int sz[CONV_CELLS], acc[CONV_CELLS], n = CONV_CELLS, i, k, sum = 0;
+	int total = 100 * CONV_ONE;
 	size_t len;
 
-	for (i = 0; i < 100; i++) {
-		double f = i == 99 ? 1.0 : cdf((i + 1) / 100.0, arg);
+	for (i = 0; i < CONV_CELLS; i++) {
+		int edge = cell_edge(i);
+		double f = edge == total ? 1.0 : cdf((double)edge / total, arg);
 
 		if (f < prev)
 			f = prev;
 		m[i] = (f > 1 ? 1 : f) - prev;
 		prev += m[i];
-		sz[i] = 1;
+		sz[i] = edge - (i ? cell_edge(i - 1) : 0);
 	}
 	for (;;) {
 		double best = -1, c;
@@ -268,9 +291,8 @@ int conv_zones(conv_cdf_fn cdf, const void *arg, char *buf, size_t size)
 				}
 			}
 		} else {
-			/* No zone under 1%: whole percents would distort it. */
 			for (i = 0; i < n && at < 0; i++)
-				if (n > 1 && m[i] < 0.01)
+				if (n > 1 && m[i] < 0.001)
 					at = i == n - 1 || (i > 0 &&
 					     merge_cost(m, sz, i - 1, i) <
 					     merge_cost(m, sz, i, i + 1)) ? i - 1 : i;
@@ -286,31 +308,38 @@ int conv_zones(conv_cdf_fn cdf, const void *arg, char *buf, size_t size)
 		n--;
 	}
 	for (i = 0; i < n; i++) {
-		acc[i] = (int)floor(m[i] * 100);
+		acc[i] = (int)floor(m[i] * total);
 		if (!acc[i] && m[i] > 1e-9)
 			acc[i] = 1;
-		rem[i] = m[i] * 100 - acc[i];
+		rem[i] = m[i] * total - acc[i];
 		sum += acc[i];
 	}
-	while (sum != 100) {
+	while (sum != total) {
 		k = -1;
 		for (i = 0; i < n; i++) {
-			if (sum > 100 && acc[i] <= 1)
+			if (sum > total && acc[i] <= 1)
 				continue;
-			if (k < 0 || (sum < 100 ? rem[i] > rem[k] : rem[i] < rem[k]))
+			if (k < 0 || (sum < total ? rem[i] > rem[k] : rem[i] < rem[k]))
 				k = i;
 		}
 		if (k < 0)
 			return -1;
-		acc[k] += sum < 100 ? 1 : -1;
-		rem[k] += sum < 100 ? -1 : 1;
-		sum += sum < 100 ? 1 : -1;
+		acc[k] += sum < total ? 1 : -1;
+		rem[k] += sum < total ? -1 : 1;
+		sum += sum < total ? 1 : -1;
 	}
 	if (n == 1)
 		return snprintf(buf, size, "uniform") >= (int)size ? -1 : 0;
 	len = snprintf(buf, size, "zoned");
-	for (i = 0; i < n && len < size; i++)
-		len += snprintf(buf + len, size - len, ":%d/%d", acc[i], sz[i]);
+	for (i = 0; i < n && len < size; i++) {
+		len += snprintf(buf + len, size - len, ":");
+		if (len < size)
+			len += put_hundredths(buf + len, size - len, acc[i]);
+		if (len < size)
+			len += snprintf(buf + len, size - len, "/");
+		if (len < size)
+			len += put_hundredths(buf + len, size - len, sz[i]);
+	}
 	return len < size ? 0 : -1;
 }
 
