@@ -84,7 +84,9 @@ static int write_section(const char *dir, const struct profile *p,
 	int i, ret;
 
 	for (i = 0; i < s->nr; i++) {
-		if (!strcmp(s->kv[i].key, "curve"))	/* blkgenctl's, not configfs's */
+		/* blkgenctl's keys, not configfs's */
+		if (!strcmp(s->kv[i].key, "curve") ||
+		    !strcmp(s->kv[i].key, "curve_stop_ms"))
 			continue;
 		path3(path, sizeof(path), dir, s->kv[i].key, NULL);
 		ret = cfs_write(path, s->kv[i].value);
@@ -447,6 +449,24 @@ static int load_profile(const char *file, struct profile *p,
 static int curve_sweep(struct profile *p, struct run_opts *o,
 		       const char *points, double stop_ms);
 
+/* The profile's curve_stop_ms (vdbench's stopcurve): 0 if unset, -1 if bad. */
+static double profile_stop_ms(const struct profile *p)
+{
+	const char *v = profile_get(&p->job, "curve_stop_ms");
+	char *end;
+	double ms;
+
+	if (!v)
+		return 0;
+	ms = strtod(v, &end);
+	if (end == v || (*end && strcmp(end, "ms")) || ms <= 0) {
+		fprintf(stderr, "blkgenctl: %s: curve_stop_ms = %s: expected milliseconds above 0 (e.g. 5 or 2.5ms)\n",
+			p->file, v);
+		return -1;
+	}
+	return ms;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .ops = &print_normal_ops };
@@ -463,7 +483,10 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	rate = profile_get(&p.job, "rate_iops");
 	if (rate && !strcmp(rate, "curve")) {
-		ret = curve_sweep(&p, &o, profile_get(&p.job, "curve"), 0);
+		double stop_ms = profile_stop_ms(&p);
+
+		ret = stop_ms < 0 ? EXIT_USAGE :
+		      curve_sweep(&p, &o, profile_get(&p.job, "curve"), stop_ms);
 		goto out;
 	}
 	if (o.name)
@@ -493,6 +516,11 @@ int cmd_curve(int argc, char **argv)
 	if (i < 0)
 		return EXIT_USAGE;
 	ret = load_profile(argv[i], &p, &o);
+	if (!ret && !stop_ms) {
+		stop_ms = profile_stop_ms(&p);
+		if (stop_ms < 0)
+			ret = EXIT_USAGE;
+	}
 	if (!ret)
 		ret = curve_sweep(&p, &o, points ? points :
 				  profile_get(&p.job, "curve"), stop_ms);

@@ -786,8 +786,7 @@ static int build_job(struct vd *vd, struct conv_run *r, struct vd_def *rd,
 			if (conv_number(v, &stop) || stop <= 0)
 				return conv_error(vd->c, line, "stopcurve=%s: expected milliseconds",
 						  v);
-			conv_note(vd->c, r, "stopcurve=%s: run with blkgenctl curve --stop-latency-ms %s",
-				  v, v);
+			conv_set(&r->job, "curve_stop_ms", "%s", v);
 		}
 	} else {
 		uint64_t n;

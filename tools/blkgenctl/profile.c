@@ -26,7 +26,7 @@ static const struct key job_keys[] = {
 	{ "cpus", K_TEXT }, { "duration_ms", K_MS }, { "warmup_ms", K_MS },
 	{ "interval_ms", K_MS }, { "rate_iops", K_UINT },
 	{ "arrival", K_TEXT }, { "io_limit", K_UINT }, { "seed", K_UINT },
-	{ "curve", K_TEXT },
+	{ "curve", K_TEXT }, { "curve_stop_ms", K_TEXT },
 	{ }
 };
 
