@@ -5,7 +5,9 @@
 # corners (4 KiB random read and write, 128 KiB sequential read and write)
 # on the emulated NVMe drive, DEMO_SECS measured seconds each after a
 # one-second warmup, each through `blkgenctl run` with its progress and
-# report, then one summary line per corner from the JSON reports.
+# report, then one summary line per corner from the JSON reports; then a
+# short vdbench curve of 4 KiB random reads (10% to 120% of the maximum),
+# its JSON also printed between markers for the host to plot.
 set -u
 dev=${DEMO_DEV:-/dev/nvme0n1}
 secs=${DEMO_SECS:-5}
@@ -31,3 +33,20 @@ for p in 4k-random-read 4k-random-write 128k-seq-read 128k-seq-write; do
 	blkgenctl merge "$out/$p.json" -o csv | awk -F, -v p="$p" '
 		NR > 1 && $6 > 0 { printf "%-16s %10.0f %10.1f %12.1f %12.1f\n", p, $8, $9, $12, $17 }'
 done
+
+echo
+echo "### blkgenctl curve 4k-random-read --device $dev --points 10-120,10 --set duration_ms=2s --set warmup_ms=500ms"
+blkgenctl curve /blkgen/profiles/4k-random-read.prof --device "$dev" --points 10-120,10 \
+	--set duration_ms=2s --set warmup_ms=500ms -o json > "$out/curve.json" || exit 1
+awk '
+	/"points"/ { p = 1; next }
+	p && /target_pct/ {
+		match($0, /"target_pct": [0-9.]+/); t = substr($0, RSTART + 14, RLENGTH - 14)
+		match($0, /"iops": [0-9.]+/); i = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /"mean": [0-9.]+/); m = substr($0, RSTART + 8, RLENGTH - 8)
+		match($0, /"p99": [0-9.]+/); q = substr($0, RSTART + 7, RLENGTH - 7)
+		printf "%7s%% %12.0f IOPS  mean %10.1f us  p99 %10.1f us\n", t, i, m / 1000, q / 1000 }
+	/"max_iops"/ { gsub(/[^0-9]/, ""); print "curve: maximum " $0 " IOPS" }' "$out/curve.json"
+echo "BEGIN-CURVE-JSON"
+cat "$out/curve.json"
+echo "END-CURVE-JSON"

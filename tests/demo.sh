@@ -5,8 +5,10 @@
 # this machine. Installs what is missing (Debian packages, as root), builds
 # the module for the newest installed Debian kernel (or KERNEL=) and the
 # tool, boots that kernel under QEMU with an emulated NVMe drive, and runs
-# the four corners there through blkgenctl (tests/demo-guest.sh). Progress
-# and the reports scroll by; a summary table ends it.
+# the four corners there through blkgenctl (tests/demo-guest.sh), then a
+# short vdbench curve. Progress and the reports scroll by; a summary table
+# follows, and the curve is charted here with blkgenctl plot
+# (build/demo/curve.png).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tests/install-deps.sh"
@@ -16,5 +18,13 @@ mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
 rel=${rels[-1]}
 echo "demo: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo: figures show the method, not the speed of an NVMe drive)"
-exec "$top/tests/vm/run.sh" --kernel "$rel" --timeout 900 \
+"$top/tests/vm/run.sh" --kernel "$rel" --timeout 900 \
 	--run "DEMO_SECS=${DEMO_SECS:-5} /blkgen/tests/demo-guest.sh"
+mkdir -p "$top/build/demo"
+sed -n '/^BEGIN-CURVE-JSON/,/^END-CURVE-JSON/p' "$top/build/vm/$rel/console.log" |
+	sed '1d;$d' > "$top/build/demo/curve.json"
+if [ -s "$top/build/demo/curve.json" ]; then
+	"$top/tools/blkgenctl/blkgenctl" plot "$top/build/demo/curve.json" \
+		--title "blkgen demo: 4 KiB random read curve, QEMU NVMe (TCG)" \
+		-O "$top/build/demo/curve.png"
+fi
