@@ -88,6 +88,11 @@ static json_object *member(json_object *o, const char *key)
 	return v;
 }
 
+static bool is_array(json_object *o)
+{
+	return o && json_object_is_type(o, json_type_array);
+}
+
 /* Latency against achieved IOPS, one point per curve point. */
 static int script_curve(FILE *f, const struct plot_opts *o,
 			json_object *root)
@@ -95,8 +100,7 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 	json_object *pts = member(root, "points");
 	size_t i, n;
 
-	if (!json_object_is_type(pts, json_type_array) ||
-	    !json_object_array_length(pts)) {
+	if (!is_array(pts) || !json_object_array_length(pts)) {
 		fprintf(stderr, "blkgenctl: %s: the curve has no points\n", o->in);
 		return -EINVAL;
 	}
@@ -220,12 +224,12 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 	size_t j, w, i;
 	int d, n = 0;
 
-	for (j = 0; j < json_object_array_length(jobs); j++) {
+	for (j = 0; is_array(jobs) && j < json_object_array_length(jobs); j++) {
 		wls = member(json_object_array_get_idx(jobs, j), "workloads");
-		for (w = 0; w < json_object_array_length(wls); w++) {
+		for (w = 0; is_array(wls) && w < json_object_array_length(wls); w++) {
 			json_object *wl = json_object_array_get_idx(wls, w);
 			json_object *iv = member(wl, "intervals");
-			size_t niv = json_object_array_length(iv);
+			size_t niv = is_array(iv) ? json_object_array_length(iv) : 0;
 
 			for (d = 0; d < 2 && n < 64; d++) {
 				uint64_t ios = 0;
