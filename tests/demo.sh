@@ -25,6 +25,6 @@ sed -n '/^BEGIN-CURVE-JSON/,/^END-CURVE-JSON/p' "$top/build/vm/$rel/console.log"
 	sed '1d;$d' > "$top/build/demo/curve.json"
 if [ -s "$top/build/demo/curve.json" ]; then
 	"$top/tools/blkgenctl/blkgenctl" plot "$top/build/demo/curve.json" \
-		--title "blkgen demo: 4 KiB random read curve, QEMU NVMe (TCG)" \
+		--title "blkgen demo: 4 KiB random read curve, QEMU NVMe (TCG)" --logy \
 		-O "$top/build/demo/curve.png"
 fi

@@ -128,7 +128,7 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 	fprintf(f, "set ylabel 'latency (us), from the intended arrival'\n");
 	fprintf(f, "set xrange [0:*]\n");
 	if (o->logy)
-		fprintf(f, "set logscale y\n");
+		fprintf(f, "set logscale y\nset format y '%%g'\n");
 	else
 		fprintf(f, "set yrange [0:*]\n");
 	fprintf(f, "plot $curve using 2:3 with linespoints lw 2 pt 7 title 'mean', \\\n"
