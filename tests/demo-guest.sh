@@ -38,15 +38,19 @@ echo
 echo "### blkgenctl curve 4k-random-read --device $dev --points 10-120,10 --set duration_ms=2s --set warmup_ms=500ms"
 blkgenctl curve /blkgen/profiles/4k-random-read.prof --device "$dev" --points 10-120,10 \
 	--set duration_ms=2s --set warmup_ms=500ms -o json > "$out/curve.json" || exit 1
-awk '
-	/"points"/ { p = 1; next }
-	p && /target_pct/ {
-		match($0, /"target_pct": [0-9.]+/); t = substr($0, RSTART + 14, RLENGTH - 14)
-		match($0, /"iops": [0-9.]+/); i = substr($0, RSTART + 8, RLENGTH - 8)
-		match($0, /"mean": [0-9.]+/); m = substr($0, RSTART + 8, RLENGTH - 8)
-		match($0, /"p99": [0-9.]+/); q = substr($0, RSTART + 7, RLENGTH - 7)
-		printf "%7s%% %12.0f IOPS  mean %10.1f us  p99 %10.1f us\n", t, i, m / 1000, q / 1000 }
-	/"max_iops"/ { gsub(/[^0-9]/, ""); print "curve: maximum " $0 " IOPS" }' "$out/curve.json"
+# The table from the JSON (one string, white space dropped; busybox awk).
+awk '{ s = s $0 } END {
+	gsub(/[ \t]/, "", s)
+	if (match(s, /"max_iops":[0-9]+/))
+		print "curve: maximum " substr(s, RSTART + 11, RLENGTH - 11) " IOPS"
+	n = split(s, pt, "\"target_pct\":")
+	for (i = 2; i <= n; i++) {
+		t = pt[i] + 0
+		match(pt[i], /"iops":[0-9.e+]+/); v = substr(pt[i], RSTART + 7, RLENGTH - 7)
+		match(pt[i], /"mean":[0-9.e+]+/); m = substr(pt[i], RSTART + 7, RLENGTH - 7)
+		match(pt[i], /"p99":[0-9.e+]+/); q = substr(pt[i], RSTART + 6, RLENGTH - 6)
+		printf "%7s%% %12.0f IOPS  mean %10.1f us  p99 %10.1f us\n", t, v, m / 1000, q / 1000
+	} }' "$out/curve.json"
 echo "BEGIN-CURVE-JSON"
 cat "$out/curve.json"
 echo "END-CURVE-JSON"

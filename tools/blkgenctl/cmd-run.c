@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "blkgenctl.h"
 #include "profile.h"
 
@@ -613,17 +615,40 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 		return;
 	}
 	if (o->ops == &print_json_ops) {
-		printf("{\n  \"blkgenctl_version\": \"%s\",\n  \"max_iops\": %llu,\n  \"points\": [\n",
-		       BLKGENCTL_VERSION, (unsigned long long)max);
-		for (i = 0; i < n; i++)
-			printf("    { \"target_pct\": %g, \"target_iops\": %llu, \"iops\": %.1f, "
-			       "\"bw_bytes\": %.1f, \"lat_ns\": { \"mean\": %.1f, \"p99\": %.0f, "
-			       "\"max\": %llu }, \"state\": \"%s\" }%s\n",
-			       pts[i].pct, (unsigned long long)pts[i].target,
-			       pts[i].iops, pts[i].bw, pts[i].mean, pts[i].p99,
-			       (unsigned long long)pts[i].max, pts[i].state,
-			       i + 1 < n ? "," : "");
-		printf("  ]\n}\n");
+		json_object *root = json_object_new_object();
+		json_object *arr = json_object_new_array();
+
+		json_object_object_add(root, "blkgenctl_version",
+				       json_object_new_string(BLKGENCTL_VERSION));
+		json_object_object_add(root, "max_iops",
+				       json_object_new_uint64(max));
+		for (i = 0; i < n; i++) {
+			json_object *pt = json_object_new_object();
+			json_object *lat = json_object_new_object();
+
+			json_object_object_add(pt, "target_pct",
+					       json_object_new_double(pts[i].pct));
+			json_object_object_add(pt, "target_iops",
+					       json_object_new_uint64(pts[i].target));
+			json_object_object_add(pt, "iops",
+					       json_object_new_double(pts[i].iops));
+			json_object_object_add(pt, "bw_bytes",
+					       json_object_new_double(pts[i].bw));
+			json_object_object_add(lat, "mean",
+					       json_object_new_double(pts[i].mean));
+			json_object_object_add(lat, "p99",
+					       json_object_new_double(pts[i].p99));
+			json_object_object_add(lat, "max",
+					       json_object_new_uint64(pts[i].max));
+			json_object_object_add(pt, "lat_ns", lat);
+			json_object_object_add(pt, "state",
+					       json_object_new_string(pts[i].state));
+			json_object_array_add(arr, pt);
+		}
+		json_object_object_add(root, "points", arr);
+		printf("%s\n", json_object_to_json_string_ext(root,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
 		return;
 	}
 	printf("curve: unthrottled maximum %llu IOPS\n", (unsigned long long)max);
