@@ -201,6 +201,23 @@ int cmd_convert(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	/* Check every run before writing any, so a failure leaves no file. */
+	for (i = 0; i < c.nr_runs; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m || conv_write(&c, &c.run[i], m)) {
+			if (m)
+				fclose(m);
+			free(buf);
+			fprintf(stderr, "blkgenctl: %s\n", m ? c.err : strerror(errno));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		fclose(m);
+		free(buf);
+	}
 	if (dir && mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
 		ret = EXIT_FAIL;
