@@ -104,6 +104,21 @@ if [ "${VM:-1}" != 0 ]; then
 			echo "FAIL vm: tests/vm/run.sh exited $rc" | tee -a "$results"
 		fi
 	fi
+	# The README's first command, shortened: corners of 1 s, a 2-point curve.
+	demo_check() {
+		local log=$top/build/demo-check.log
+		if DEMO_SECS=1 DEMO_POINTS=50,100 KERNEL=$newest tests/demo.sh > "$log" 2>&1 &&
+		   grep -q 'blkgen demo: summary' "$log" &&
+		   [ "$(grep -cE '\] (4k-random|128k-seq)-(read|write) +[0-9]+ ' "$log")" -eq 4 ] &&
+		   [ -s build/demo/curve.png ]; then
+			return 0
+		fi
+		tail -n 40 "$log"
+		return 1
+	}
+	if [ -n "$newest" ]; then
+		step "demo: make demo (short)" demo_check
+	fi
 fi
 
 say "summary ($(( $(date +%s) - start )) s)"

@@ -11,6 +11,7 @@
 set -u
 dev=${DEMO_DEV:-/dev/nvme0n1}
 secs=${DEMO_SECS:-5}
+points=${DEMO_POINTS:-10-120,10}
 out=/tmp/demo
 mkdir -p "$out"
 modprobe blkgen || exit 1
@@ -35,8 +36,8 @@ for p in 4k-random-read 4k-random-write 128k-seq-read 128k-seq-write; do
 done
 
 echo
-echo "### blkgenctl curve 4k-random-read --device $dev --points 10-120,10 --set duration_ms=2s --set warmup_ms=500ms"
-blkgenctl curve /blkgen/profiles/4k-random-read.prof --device "$dev" --points 10-120,10 \
+echo "### blkgenctl curve 4k-random-read --device $dev --points $points --set duration_ms=2s --set warmup_ms=500ms"
+blkgenctl curve /blkgen/profiles/4k-random-read.prof --device "$dev" --points "$points" \
 	--set duration_ms=2s --set warmup_ms=500ms -o json > "$out/curve.json" || exit 1
 # The table from the JSON (one string, white space dropped; busybox awk).
 awk '{ s = s $0 } END {

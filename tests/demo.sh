@@ -8,7 +8,8 @@
 # the four corners there through blkgenctl (tests/demo-guest.sh), then a
 # short vdbench curve. Progress and the reports scroll by; a summary table
 # follows, and the curve is charted here with blkgenctl plot
-# (build/demo/curve.png).
+# (build/demo/curve.png). DEMO_SECS (5) and DEMO_POINTS (10-120,10) make
+# it shorter or longer.
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tests/install-deps.sh"
@@ -19,8 +20,9 @@ rel=${rels[-1]}
 echo "demo: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo: figures show the method, not the speed of an NVMe drive)"
 "$top/tests/vm/run.sh" --kernel "$rel" --timeout 900 \
-	--run "DEMO_SECS=${DEMO_SECS:-5} /blkgen/tests/demo-guest.sh"
+	--run "DEMO_SECS=${DEMO_SECS:-5} DEMO_POINTS=${DEMO_POINTS:-10-120,10} /blkgen/tests/demo-guest.sh"
 mkdir -p "$top/build/demo"
+rm -f "$top/build/demo/curve.json" "$top/build/demo/curve.png"
 sed -n '/^BEGIN-CURVE-JSON/,/^END-CURVE-JSON/p' "$top/build/vm/$rel/console.log" |
 	sed '1d;$d' > "$top/build/demo/curve.json"
 if [ -s "$top/build/demo/curve.json" ]; then
