@@ -125,6 +125,11 @@ for rel in "${rels[@]}"; do
 			-serial stdio < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 			grep --line-buffered -vE '^\[ *[0-9.]+\] ' | sed -u "s/^/[$rel] /"
 		grep -q '^blkgen-vm: command exited 0' "$log" || status=1
+		# A kernel BUG/WARNING during the command fails it too.
+		if "$vm/scan-log.sh" "$log" >&2; then
+			echo "run.sh: $rel: kernel problems in the log (${log#"$top"/})" >&2
+			status=1
+		fi
 		continue
 	fi
 	timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
