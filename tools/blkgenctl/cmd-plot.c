@@ -406,14 +406,17 @@ int cmd_plot(int argc, char **argv)
 		return ret ? EXIT_FAIL : EXIT_OK;
 
 	st = pclose(f);
-	if (ret)
+	if (ret) {
+		remove(o.out);
 		return EXIT_FAIL;
+	}
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 			fprintf(stderr, "blkgenctl: gnuplot not found: install it (apt-get install gnuplot-nox)\n");
 		else
 			fprintf(stderr, "blkgenctl: gnuplot failed writing %s\n",
 				o.out);
+		remove(o.out);	/* no half-drawn chart left behind */
 		return EXIT_FAIL;
 	}
 	fprintf(stderr, "blkgenctl: wrote %s\n", o.out);
