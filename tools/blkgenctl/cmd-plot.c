@@ -406,10 +406,8 @@ int cmd_plot(int argc, char **argv)
 		return ret ? EXIT_FAIL : EXIT_OK;
 
 	st = pclose(f);
-	if (ret) {
-		remove(o.out);
+	if (ret)	/* found before "set output": gnuplot wrote nothing */
 		return EXIT_FAIL;
-	}
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 			fprintf(stderr, "blkgenctl: gnuplot not found: install it (apt-get install gnuplot-nox)\n");
