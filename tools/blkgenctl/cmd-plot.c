@@ -144,8 +144,11 @@ static uint64_t bin_lo(unsigned int b)
 	return (uint64_t)(64 + b % 64) << (b / 64 - 1);
 }
 
-/* One datablock per workload and direction: bar centre, %, cumulative %. */
-static int put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h)
+/*
+ * One datablock per workload and direction: each non-empty group of
+ * PLOT_GROUP bins as its bounds in us, its share and the cumulative share.
+ */
+static void put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h)
 {
 	uint64_t cum = 0;
 	unsigned int b, i;
@@ -165,7 +168,6 @@ static int put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h)
 			100.0 * c / h->count, 100.0 * cum / h->count);
 	}
 	fprintf(f, "EOD\n");
-	return 0;
 }
 
 static int script_hist(FILE *f, const struct plot_opts *o)
