@@ -301,9 +301,13 @@ static int where(struct fio *f, const char *key, const char *v, int line,
 	return 0;
 }
 
-static int job_range(struct fio *f, struct conv_run *r,
-		     const struct fio_job *j, struct conv_sect *s,
-		     double *frac)
+/*
+ * offset/size as the workload's range. @frac: the share of the device it
+ * covers (percent ranges), or minus its size in bytes (byte ranges), for
+ * distributions that depend on the number of blocks.
+ */
+static int job_range(struct fio *f, const struct fio_job *j,
+		     struct conv_sect *s, double *frac)
 {
 	const char *ov, *sv;
 	double off = 0, size = -1;
@@ -343,8 +347,7 @@ static int job_range(struct fio *f, struct conv_run *r,
 	conv_size_str((uint64_t)off, a, sizeof(a));
 	conv_size_str((uint64_t)(off + size), b, sizeof(b));
 	conv_set(s, "range", "%s-%s", a, b);
-	*frac = -(size);	/* bytes: negative marks an absolute size */
-	(void)r;
+	*frac = -size;
 	return 0;
 }
 
@@ -524,7 +527,7 @@ static int build_workload(struct fio *f, struct conv_run *r,
 	}
 	conv_set(s, "seekpct", "%d", seekpct);
 
-	if (job_range(f, r, j, s, &frac) ||
+	if (job_range(f, j, s, &frac) ||
 	    distribution(f, r, j, s, frac, min_bs))
 		return -1;
 
