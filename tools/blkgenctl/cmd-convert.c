@@ -40,6 +40,7 @@ static char *slurp(const char *file)
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	int err;
 
 	if (!f)
 		return NULL;
@@ -60,10 +61,16 @@ static char *slurp(const char *file)
 		if (!n)
 			break;
 	}
-	if (buf)
-		buf[len] = 0;
+	err = ferror(f) ? errno : 0;
 	if (f != stdin)
 		fclose(f);
+	if (buf && err) {
+		free(buf);
+		buf = NULL;
+		errno = err;
+	}
+	if (buf)
+		buf[len] = 0;
 	return buf;
 }
 
