@@ -67,6 +67,7 @@ enum blkgen_arrival {
  * @ival_open: the open interval's accumulators
  * @late_ios: open loop: measured arrivals that found every slot busy
  * @max_lag_ns: open loop: largest delay from an arrival to its submission
+ *	(or to the end, for a measured arrival never submitted)
  *
  * Written only by the owning worker; summed under job->lock when read.
  */

@@ -337,6 +337,30 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 }
 
 /*
+ * Open loop, end of the run: arrivals of the measured window that were
+ * never issued (the device or the worker fell behind for good) lag by at
+ * least the time from the first of them to the end. Count that in
+ * max_lag_ns, so that a run which never caught up does not report a small
+ * lag, or none when every I/O it issued was due before the window.
+ */
+static void blkgen_backlog(struct blkgen_worker *w)
+{
+	struct blkgen_job *job = w->job;
+	u64 end = min(ktime_get_ns(), job->t_deadline);
+	unsigned int i;
+
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+		u64 due = max(r->arr.next_ns, job->t_measure);
+
+		if (!r->open || !r->quota || due >= end)
+			continue;
+		if (end - due > r->stats->max_lag_ns)
+			r->stats->max_lag_ns = end - due;
+	}
+}
+
+/*
  * End of the run for this worker: close the open interval, shortened to
  * the end of the measured window (or now, if the run stopped earlier).
  */
@@ -533,6 +557,7 @@ static int blkgen_worker_fn(void *data)
 		cond_resched();
 	}
 
+	blkgen_backlog(w);
 	blkgen_ival_finish(w);
 	blkgen_job_worker_done(w->job);
 	/* Stay until kthread_stop(): finish_work owns our teardown. */

@@ -120,6 +120,8 @@ int main(void)
 	put_text("j1/w1/read_bytes", "409600000\n");
 	put_text("j1/w1/write_bytes", "0\n");
 	put_text("j1/w1/errors", "3\n");
+	put_text("j1/w1/late_ios", "7\n");
+	put_text("j1/w1/max_lag_ns", "2500000\n");
 	put_hist("j1/w1/read_lat_hist", &rd, BLKGEN_HIST_MAGIC);
 	put_hist("j1/w1/write_lat_hist", &wr, BLKGEN_HIST_MAGIC);
 	for (k = 0; k < 4; k++) {
@@ -164,6 +166,8 @@ int main(void)
 		CHECK(fabs(p50 - 50000000) / 50000000 < 0.008, "p50 %f", p50);
 		CHECK(fabs(p999 - 99900000) / 99900000 < 0.008, "p99.9 %f", p999);
 		CHECK(json_object_get_uint64(get(w, "errors")) == 3, "errors");
+		CHECK(json_object_get_uint64(get(w, "late_ios")) == 7, "late_ios");
+		CHECK(json_object_get_uint64(get(w, "max_lag_ns")) == 2500000, "max_lag_ns");
 		CHECK(json_object_array_length(get(w, "intervals")) == 4, "intervals");
 		CHECK(json_object_get_double(get(w, "intervals.2.read.iops")) == 50000,
 		      "interval iops");
@@ -199,6 +203,8 @@ int main(void)
 		CHECK(fabs(json_object_get_double(get(w, "read.lat_ns.mean")) - 50000500) < 1,
 		      "merged mean");
 		CHECK(json_object_get_uint64(get(w, "errors")) == 6, "merged errors");
+		CHECK(json_object_get_uint64(get(w, "late_ios")) == 14, "merged late");
+		CHECK(json_object_get_uint64(get(w, "max_lag_ns")) == 2500000, "merged lag");
 		json_object_put(m);
 		free(out);
 		snprintf(cmd, sizeof(cmd), "merge %s/j1/state", root);
@@ -212,6 +218,8 @@ int main(void)
 	CHECK(rc == 0 && strstr(out, "j1: done, 2.000 s measured\n"), "normal:\n%s", out);
 	CHECK(strstr(out, "  w1 read : ios=100000, iops=50000.0, bw=195.31MiB/s (204.80MB/s)\n"),
 	      "normal read line:\n%s", out);
+	CHECK(strstr(out, "  w1 open loop: 7 late arrivals, max schedule lag 2.500 ms\n"),
+	      "normal open-loop line:\n%s", out);
 	free(out);
 
 	/* Failures: unknown job, bad format, corrupt histogram. */

@@ -53,6 +53,8 @@ struct wl_result {
 	char *name;
 	struct dir_result dir[2];	/* 0 read, 1 write */
 	uint64_t errors;
+	uint64_t late_ios;	/* open loop: arrivals that waited for a slot */
+	uint64_t max_lag_ns;	/* open loop: largest schedule lag */
 	struct blkgen_interval *iv;
 	size_t nr_iv;
 };

@@ -115,6 +115,9 @@ int result_load_json(const char *file, struct job_result *r)
 			    merge_dir(member(o, "write"), &w->dir[1]))
 				goto bad;
 			w->errors += json_object_get_uint64(member(o, "errors"));
+			w->late_ios += json_object_get_uint64(member(o, "late_ios"));
+			if (json_object_get_uint64(member(o, "max_lag_ns")) > w->max_lag_ns)
+				w->max_lag_ns = json_object_get_uint64(member(o, "max_lag_ns"));
 		}
 	}
 	ret = 0;

@@ -252,6 +252,25 @@ static void progress(const struct job_result *now, struct job_result *prev,
 }
 
 /*
+ * Open loop: say so when a workload fell behind its schedule by more than
+ * 1% of the measured time (at least 10 ms): the target was not sustained,
+ * and its latencies include the wait.
+ */
+static void warn_behind(const struct job_result *r)
+{
+	uint64_t bound = r->elapsed_ms * 10000;	/* 1% in ns */
+	int i;
+
+	if (bound < 10000000)
+		bound = 10000000;
+	for (i = 0; i < r->nr_wl; i++)
+		if (r->wl[i].max_lag_ns > bound)
+			fprintf(stderr, "blkgenctl: %s: fell behind its schedule by up to %.1f ms (%llu arrivals waited for a slot); their latency includes the wait\n",
+				r->wl[i].name, r->wl[i].max_lag_ns / 1e6,
+				(unsigned long long)r->wl[i].late_ios);
+}
+
+/*
  * Create the job, run it with progress, load its results into @res (if
  * not NULL, else print them) and remove it. Returns an exit status.
  */
@@ -325,6 +344,8 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 			fprintf(stderr, "blkgenctl: %s failed: %s\n", job, cur.error);
 			ret = EXIT_FAIL;
 		}
+		if (!o->quiet)
+			warn_behind(&cur);
 		if (res) {
 			*res = cur;
 		} else {

@@ -131,6 +131,10 @@ static void json_job(const struct job_result *r)
 		json_object_object_add(o, "write", json_dir(r, &w->dir[1]));
 		json_object_object_add(o, "errors",
 				       json_object_new_uint64(w->errors));
+		json_object_object_add(o, "late_ios",
+				       json_object_new_uint64(w->late_ios));
+		json_object_object_add(o, "max_lag_ns",
+				       json_object_new_uint64(w->max_lag_ns));
 		json_object_object_add(o, "intervals", json_intervals(w));
 		json_object_array_add(wls, o);
 	}

@@ -68,6 +68,9 @@ static void normal_job(const struct job_result *r)
 				print_dir(r, w, d);
 		if (w->errors)
 			printf("  %s errors: %" PRIu64 "\n", w->name, w->errors);
+		if (w->late_ios || w->max_lag_ns)
+			printf("  %s open loop: %" PRIu64 " late arrivals, max schedule lag %.3f ms\n",
+			       w->name, w->late_ios, w->max_lag_ns / 1e6);
 	}
 }
 

@@ -90,6 +90,8 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	      load_u64(dir, "read_bytes", &w->dir[0].bytes) ?:
 	      load_u64(dir, "write_bytes", &w->dir[1].bytes) ?:
 	      load_u64(dir, "errors", &w->errors) ?:
+	      load_u64(dir, "late_ios", &w->late_ios) ?:
+	      load_u64(dir, "max_lag_ns", &w->max_lag_ns) ?:
 	      load_hist(dir, "read_lat_hist", &w->dir[0].lat) ?:
 	      load_hist(dir, "write_lat_hist", &w->dir[1].lat);
 	if (ret)
