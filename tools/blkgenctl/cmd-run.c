@@ -6,18 +6,22 @@
  * was created is removed again on any failure, Ctrl-C or SIGTERM.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/fs.h>
 #include <json-c/json.h>
 
 #include "blkgenctl.h"
+#include "pattern.h"
 #include "profile.h"
 
 static volatile sig_atomic_t interrupted;
@@ -123,6 +127,85 @@ static void describe(const char *dev, char *buf, size_t size)
 		 model[0] ? ", " : "", model);
 }
 
+/* Bytes of a block device (or regular file), 0 if unknown. */
+static uint64_t dev_bytes(const char *dev)
+{
+	uint64_t size = 0;
+	struct stat st;
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st)) {
+		if (S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &size))
+			size = 0;
+		else if (S_ISREG(st.st_mode))
+			size = st.st_size;
+	}
+	close(fd);
+	return size;
+}
+
+/*
+ * io_limit = Nx: N passes over the workload's range, in I/Os of its mean
+ * size (preconditioning: "write the drive twice"). One workload only.
+ */
+static int resolve_passes(struct profile *p)
+{
+	const char *v = profile_get(&p->job, "io_limit"), *dev, *bs, *rg;
+	struct blkgen_range range = { .pct = true, .start = 0,
+				      .end = 100 * BLKGEN_PCT_ONE };
+	struct blkgen_bs split;
+	double passes, mean = 0, span;
+	uint64_t size, ios;
+	char buf[32], asked[32];
+	unsigned int i;
+
+	if (!v || v[strlen(v) - 1] != 'x')
+		return EXIT_OK;
+	passes = strtod(v, NULL);
+	snprintf(asked, sizeof(asked), "%s", v);	/* v goes with the put */
+	v = asked;
+	if (p->nr_wl != 1) {
+		fprintf(stderr, "blkgenctl: %s: io_limit = %s (passes over the range) needs exactly one workload\n",
+			p->file, v);
+		return EXIT_USAGE;
+	}
+	dev = profile_get(&p->wl[0], "device");
+	bs = profile_get(&p->wl[0], "bs");
+	rg = profile_get(&p->wl[0], "range");
+	size = dev_bytes(dev);
+	if (!size) {
+		fprintf(stderr, "blkgenctl: io_limit = %s: cannot read the size of %s\n",
+			v, dev);
+		return EXIT_FAIL;
+	}
+	if (blkgen_parse_bs(bs ? bs : "4k", &split) ||
+	    (rg && *rg && blkgen_parse_range(rg, &range))) {
+		fprintf(stderr, "blkgenctl: io_limit = %s: workload %s: bad bs or range\n",
+			v, p->wl[0].name);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < split.nr; i++)
+		mean += split.size[i] * (double)(split.cum[i] - (i ? split.cum[i - 1] : 0)) / 100;
+	if (range.pct)
+		span = (double)size * (range.end - range.start) / (100 * BLKGEN_PCT_ONE);
+	else
+		span = (double)(range.end < size ? range.end : size) -
+		       (double)range.start;
+	if (span < mean) {
+		fprintf(stderr, "blkgenctl: io_limit = %s: the range of %s is smaller than one I/O\n",
+			v, dev);
+		return EXIT_USAGE;
+	}
+	ios = (uint64_t)(passes * span / mean + 0.5);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ios);
+	profile_put(&p->job, "io_limit", buf, 0);
+	fprintf(stderr, "blkgenctl: io_limit = %s: %g pass%s over %.1f MB of %s in %.0f-byte I/Os: %s I/Os\n",
+		v, passes, passes == 1 ? "" : "es", span / 1e6, dev, mean, buf);
+	return EXIT_OK;
+}
+
 static int prepare(struct profile *p, struct run_opts *o)
 {
 	char err[512], desc[256];
@@ -155,6 +238,9 @@ static int prepare(struct profile *p, struct run_opts *o)
 			profile_put(w, "allow_write", "1", 0);
 		}
 	}
+	i = resolve_passes(p);
+	if (i)
+		return i;
 	for (i = 0; writers && i < p->nr_wl; i++) {
 		const char *rd = profile_get(&p->wl[i], "rdpct");
 		const char *dev = profile_get(&p->wl[i], "device");
@@ -210,7 +296,7 @@ static void sleep_ms(unsigned int ms)
 
 /* One progress line: elapsed/total, then per workload IOPS, MB/s, mean, p99. */
 static void progress(const struct job_result *now, struct job_result *prev,
-		     uint64_t duration_ms, bool tty)
+		     uint64_t duration_ms, uint64_t io_limit, bool tty)
 {
 	uint64_t dt = now->elapsed_ms - prev->elapsed_ms;
 	int i, d;
@@ -220,6 +306,15 @@ static void progress(const struct job_result *now, struct job_result *prev,
 	fprintf(stderr, "%s[%7.1fs", tty ? "\r" : "", now->elapsed_ms / 1e3);
 	if (duration_ms)
 		fprintf(stderr, "/%.1fs", duration_ms / 1e3);
+	if (io_limit) {
+		uint64_t done = 0;
+
+		for (i = 0; i < now->nr_wl; i++)
+			for (d = 0; d < 2; d++)
+				done += now->wl[i].dir[d].ios;
+		fprintf(stderr, " %.1f%% of %llu I/Os", 100.0 * done / io_limit,
+			(unsigned long long)io_limit);
+	}
 	fprintf(stderr, "]");
 	for (i = 0; i < now->nr_wl && i < prev->nr_wl; i++) {
 		struct blkgen_lat_hist *h = malloc(sizeof(*h));
@@ -280,7 +375,7 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 	struct job_result prev = { 0 }, cur = { 0 };
 	struct created c = { 0 };
 	char path[4096], state[32];
-	uint64_t duration;
+	uint64_t duration, io_limit;
 	unsigned int tick;
 	int ret, rc = EXIT_OK;
 	bool tty = isatty(2);
@@ -292,6 +387,8 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 
 	v = profile_get(&p->job, "duration_ms");
 	duration = v ? strtoull(v, NULL, 10) : 10000;
+	v = profile_get(&p->job, "io_limit");
+	io_limit = v ? strtoull(v, NULL, 10) : 0;
 	path3(path, sizeof(path), cfs_root(), job, "state");
 	ret = cfs_write(path, "start");
 	if (ret) {
@@ -323,7 +420,7 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 		if (o->quiet || tick % 10 != 9)
 			continue;
 		if (result_load(job, &cur) == 0) {
-			progress(&cur, &prev, duration, tty);
+			progress(&cur, &prev, duration, io_limit, tty);
 			result_free(&prev);
 			prev = cur;
 		} else {

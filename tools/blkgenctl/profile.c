@@ -118,6 +118,15 @@ static int parse_uint(const char *v, unsigned long long *n)
 	return errno || *end ? -1 : 0;
 }
 
+/* "2x", "0.5x": passes over a workload's range (io_limit). */
+static bool is_passes(const char *v)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	return end != v && d > 0 && !strcmp(end, "x");
+}
+
 /* Convert a value of a known key; NULL and a reason if it is malformed. */
 static char *convert(const struct key *k, const char *v, const char **why)
 {
@@ -135,8 +144,12 @@ static char *convert(const struct key *k, const char *v, const char **why)
 	case K_UINT:
 		if (!strcmp(k->name, "rate_iops") && !strcmp(v, "curve"))
 			return strdup(v);	/* a sweep: see curve.c */
+		if (!strcmp(k->name, "io_limit") && is_passes(v))
+			return strdup(v);	/* passes over the range: cmd-run.c */
 		if (parse_uint(v, &n)) {
-			*why = "not a non-negative integer";
+			*why = strcmp(k->name, "io_limit") ?
+			       "not a non-negative integer" :
+			       "not a count of I/Os, nor passes over the range (e.g. 2x)";
 			return NULL;
 		}
 		break;
