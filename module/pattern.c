@@ -354,12 +354,21 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
  * @p: resolved pattern
  * @seed: the job's seed
  * @stream: unique per worker and workload within the job
+ * @part: this worker's place among the workload's @parts workers
+ * @parts: workers that issue the workload (at least 1)
+ *
+ * Sequential I/O starts at @part / @parts of the range, so that the
+ * workers' sequential streams go through disjoint stretches of it (as
+ * fio's offset_increment) rather than repeat each other's offsets.
  */
 void blkgen_stream_init(struct blkgen_stream *st,
-			const struct blkgen_pattern *p, u64 seed, u64 stream)
+			const struct blkgen_pattern *p, u64 seed, u64 stream,
+			u32 part, u32 parts)
 {
+	u64 step = parts > 1 ? (p->end - p->start) / parts : 0;
+
 	blkgen_rng_seed(&st->rng, seed, stream);
-	st->next = p->start;
+	st->next = p->start + align_down(step * part, p->align);
 }
 
 /* A random aligned offset in a zone chosen by access share. */

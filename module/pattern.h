@@ -156,7 +156,8 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 			   const struct blkgen_range *r, u64 dev_bytes,
 			   u32 lbs);
 void blkgen_stream_init(struct blkgen_stream *st,
-			const struct blkgen_pattern *p, u64 seed, u64 stream);
+			const struct blkgen_pattern *p, u64 seed, u64 stream,
+			u32 part, u32 parts);
 void blkgen_pattern_next(const struct blkgen_pattern *p,
 			 struct blkgen_stream *st, struct blkgen_choice *c);
 

@@ -637,7 +637,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					   unsigned int index,
 					   unsigned int cpu)
 {
-	unsigned int nw = job->nr_workers, i, j;
+	unsigned int nw = job->nr_workers, i, j, active;
 	int node = cpu_to_node(cpu);
 	struct blkgen_worker *w;
 	struct blkgen_rng fill;
@@ -673,8 +673,11 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		if (!r->stats->ival)
 			goto out_free;
 
+		/* Workers 0 .. min(depth, nw) - 1 have slots for it. */
+		active = min(wl->depth, nw);
 		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
-				   (u64)index << 32 | i);
+				   (u64)index << 32 | i,
+				   index < active ? index : 0, active);
 		r->record = job->record;
 		r->quota = U64_MAX;
 		if (job->io_limit) {

@@ -65,7 +65,7 @@ static void test_mix(void)
 		 1ULL << 30, 512, &rc);
 	CHECK(rc == 0, "resolve");
 	CHECK(p.align == 4096 && p.max_size == 65536, "align/max");
-	blkgen_stream_init(&st, &p, 1, 0);
+	blkgen_stream_init(&st, &p, 1, 0, 0, 1);
 	for (i = 0; i < N; i++) {
 		blkgen_pattern_next(&p, &st, &c);
 		rw[c.write]++;
@@ -98,7 +98,7 @@ static void test_uniform(void)
 	p = make("4k", "uniform", "25%-75%", 100, 100, 4ULL << 30, 4096, &rc);
 	CHECK(rc == 0 && p.start == 1ULL << 30 && p.end == 3ULL << 30,
 	      "25%%-75%% of 4 GiB is [1 GiB, 3 GiB)");
-	blkgen_stream_init(&st, &p, 2, 0);
+	blkgen_stream_init(&st, &p, 2, 0, 0, 1);
 	for (i = 0; i < 100; i++)
 		share[i] = 0.01;
 	for (i = 0; i < N; i++) {
@@ -127,7 +127,7 @@ static void test_zoned(void)
 	p = make("4k/50:16k/50", "zoned:60/10:30/20:10/70", "0%-100%", 50,
 		 100, 1ULL << 30, 512, &rc);
 	CHECK(rc == 0, "resolve zoned");
-	blkgen_stream_init(&st, &p, 3, 0);
+	blkgen_stream_init(&st, &p, 3, 0, 0, 1);
 	for (i = 0; i < N; i++) {
 		u64 pos;
 
@@ -159,7 +159,7 @@ static void test_zoned_fine(void)
 		 100, 1ULL << 40, 512, &rc);
 	CHECK(rc == 0, "resolve fine zoned");
 	span = p.end - p.start;
-	blkgen_stream_init(&st, &p, 5, 0);
+	blkgen_stream_init(&st, &p, 5, 0, 0, 1);
 	for (i = 0; i < N; i++) {
 		blkgen_pattern_next(&p, &st, &c);
 		pos = c.offset - p.start;
@@ -182,7 +182,7 @@ static void test_sequential(void)
 	/* seekpct 0: back to back, wrapping at the end of the range. */
 	p = make("64k", "uniform", "1m-2m", 100, 0, 1ULL << 30, 512, &rc);
 	CHECK(rc == 0, "resolve seq");
-	blkgen_stream_init(&st, &p, 4, 0);
+	blkgen_stream_init(&st, &p, 4, 0, 0, 1);
 	expect = p.start;
 	for (i = 0; i < 1000; i++) {
 		blkgen_pattern_next(&p, &st, &c);
@@ -195,7 +195,7 @@ static void test_sequential(void)
 
 	/* seekpct 20: 80% of I/Os continue the previous one. */
 	p = make("4k", "uniform", "0%-100%", 100, 20, 1ULL << 34, 512, &rc);
-	blkgen_stream_init(&st, &p, 5, 0);
+	blkgen_stream_init(&st, &p, 5, 0, 0, 1);
 	blkgen_pattern_next(&p, &st, &c);
 	for (i = 0; i < N; i++) {
 		u64 prev_end = c.offset + c.size;
@@ -207,6 +207,33 @@ static void test_sequential(void)
 	CHECK(fabs(seq / (double)N - 0.8) < 0.003, "seekpct 20 share");
 }
 
+/* Workers' sequential streams start at their own part of the range. */
+static void test_stream_parts(void)
+{
+	struct blkgen_stream st;
+	struct blkgen_choice c;
+	struct blkgen_pattern p;
+	u64 span;
+	int rc;
+	u32 k;
+
+	p = make("64k/50:128k/50", "uniform", "10%-90%", 100, 0, 1ULL << 30,
+		 512, &rc);
+	CHECK(rc == 0, "resolve parts");
+	span = p.end - p.start;
+	for (k = 0; k < 3; k++) {
+		blkgen_stream_init(&st, &p, 7, k, k, 3);
+		blkgen_pattern_next(&p, &st, &c);
+		CHECK(c.offset == p.start + (span / 3 * k) / p.align * p.align &&
+		      c.offset % p.align == 0,
+		      "part %u of 3 starts at %llu", k,
+		      (unsigned long long)c.offset);
+	}
+	blkgen_stream_init(&st, &p, 7, 0, 0, 1);
+	blkgen_pattern_next(&p, &st, &c);
+	CHECK(c.offset == p.start, "one part starts at the range's start");
+}
+
 static void test_determinism(void)
 {
 	struct blkgen_stream a, b, c2;
@@ -216,9 +243,9 @@ static void test_determinism(void)
 
 	p = make("4k/50:8k/50", "uniform", "0%-100%", 50, 100, 1ULL << 30,
 		 512, &rc);
-	blkgen_stream_init(&a, &p, 99, 1);
-	blkgen_stream_init(&b, &p, 99, 1);
-	blkgen_stream_init(&c2, &p, 99, 2);
+	blkgen_stream_init(&a, &p, 99, 1, 0, 1);
+	blkgen_stream_init(&b, &p, 99, 1, 0, 1);
+	blkgen_stream_init(&c2, &p, 99, 2, 0, 1);
 	for (i = 0; i < 10000; i++) {
 		blkgen_pattern_next(&p, &a, &x);
 		blkgen_pattern_next(&p, &b, &y);
@@ -256,6 +283,7 @@ int main(void)
 	test_uniform();
 	test_zoned();
 	test_zoned_fine();
+	test_stream_parts();
 	test_sequential();
 	test_determinism();
 	test_resolve_errors();
