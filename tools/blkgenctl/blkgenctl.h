@@ -41,6 +41,7 @@ void *cfs_read_file(const char *path, size_t *size);
 int cfs_write(const char *path, const char *value);
 int cfs_list(const char *dir, char ***names);
 void cfs_free_list(char **names, int n);
+uint64_t cfs_dev_bytes(const char *dev);
 
 /* result.c: one job's results as read from sysfs */
 struct dir_result {
@@ -98,6 +99,8 @@ int cmd_curve(int argc, char **argv);
 /* cmd-file.c */
 int cmd_merge(int argc, char **argv);
 int result_load_json(const char *file, struct job_result *r);
+struct json_object;
+struct json_object *json_member(struct json_object *o, const char *key);
 
 /* cmd-plot.c */
 int cmd_plot(int argc, char **argv);

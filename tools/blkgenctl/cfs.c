@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <linux/fs.h>
 
 #include "blkgenctl.h"
 
@@ -192,4 +195,23 @@ void cfs_free_list(char **names, int n)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* Bytes of a block device (or of a regular file), 0 if unknown. */
+uint64_t cfs_dev_bytes(const char *dev)
+{
+	uint64_t size = 0;
+	struct stat st;
+	int fd = dev && *dev ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st)) {
+		if (S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &size))
+			size = 0;
+		else if (S_ISREG(st.st_mode))
+			size = st.st_size;
+	}
+	close(fd);
+	return size;
 }

@@ -14,7 +14,8 @@
 
 #include "blkgenctl.h"
 
-static json_object *member(json_object *o, const char *key)
+/* @o's member @key, NULL if @o is NULL or has none (a JSON path step). */
+json_object *json_member(json_object *o, const char *key)
 {
 	json_object *v = NULL;
 
@@ -26,20 +27,20 @@ static json_object *member(json_object *o, const char *key)
 /* Add one direction of a report's workload into @d. */
 static int merge_dir(json_object *dir, struct dir_result *d)
 {
-	json_object *lat = member(dir, "lat_ns"), *bins = member(lat, "bins");
+	json_object *lat = json_member(dir, "lat_ns"), *bins = json_member(lat, "bins");
 	uint64_t n, min, max;
 	double mean;
 
 	if (!dir || !lat || !bins || !json_object_is_type(bins, json_type_object))
 		return -EINVAL;
-	d->ios += json_object_get_uint64(member(dir, "ios"));
-	d->bytes += json_object_get_uint64(member(dir, "bytes"));
-	n = json_object_get_uint64(member(lat, "N"));
+	d->ios += json_object_get_uint64(json_member(dir, "ios"));
+	d->bytes += json_object_get_uint64(json_member(dir, "bytes"));
+	n = json_object_get_uint64(json_member(lat, "N"));
 	if (!n)
 		return 0;
-	min = json_object_get_uint64(member(lat, "min"));
-	max = json_object_get_uint64(member(lat, "max"));
-	mean = json_object_get_double(member(lat, "mean"));
+	min = json_object_get_uint64(json_member(lat, "min"));
+	max = json_object_get_uint64(json_member(lat, "max"));
+	mean = json_object_get_double(json_member(lat, "mean"));
 	if (!d->lat.count || min < d->lat.min_ns)
 		d->lat.min_ns = min;
 	if (max > d->lat.max_ns)
@@ -85,7 +86,7 @@ int result_load_json(const char *file, struct job_result *r)
 			json_util_get_last_err());
 		return -EINVAL;
 	}
-	jobs = member(root, "jobs");
+	jobs = json_member(root, "jobs");
 	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
 		fprintf(stderr, "blkgenctl: %s: not a blkgenctl report (no \"jobs\")\n",
 			file);
@@ -95,15 +96,15 @@ int result_load_json(const char *file, struct job_result *r)
 		uint64_t ms;
 
 		job = json_object_array_get_idx(jobs, i);
-		wls = member(job, "workloads");
-		ms = json_object_get_uint64(member(job, "elapsed_ms"));
+		wls = json_member(job, "workloads");
+		ms = json_object_get_uint64(json_member(job, "elapsed_ms"));
 		if (ms > r->elapsed_ms)
 			r->elapsed_ms = ms;
 		if (!wls || !json_object_is_type(wls, json_type_array))
 			goto bad;
 		for (j = 0; j < json_object_array_length(wls); j++) {
 			json_object *o = json_object_array_get_idx(wls, j);
-			const char *name = json_object_get_string(member(o, "name"));
+			const char *name = json_object_get_string(json_member(o, "name"));
 			struct wl_result *w;
 
 			if (!name)
@@ -111,13 +112,13 @@ int result_load_json(const char *file, struct job_result *r)
 			w = find_wl(r, name);
 			if (!w)
 				goto out;
-			if (merge_dir(member(o, "read"), &w->dir[0]) ||
-			    merge_dir(member(o, "write"), &w->dir[1]))
+			if (merge_dir(json_member(o, "read"), &w->dir[0]) ||
+			    merge_dir(json_member(o, "write"), &w->dir[1]))
 				goto bad;
-			w->errors += json_object_get_uint64(member(o, "errors"));
-			w->late_ios += json_object_get_uint64(member(o, "late_ios"));
-			if (json_object_get_uint64(member(o, "max_lag_ns")) > w->max_lag_ns)
-				w->max_lag_ns = json_object_get_uint64(member(o, "max_lag_ns"));
+			w->errors += json_object_get_uint64(json_member(o, "errors"));
+			w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
+			if (json_object_get_uint64(json_member(o, "max_lag_ns")) > w->max_lag_ns)
+				w->max_lag_ns = json_object_get_uint64(json_member(o, "max_lag_ns"));
 		}
 	}
 	ret = 0;

@@ -79,15 +79,6 @@ static void put_terminal(FILE *f, const struct plot_opts *o)
 	fprintf(f, "\nset grid\nset key top left\n");
 }
 
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
 static bool is_array(json_object *o)
 {
 	return o && json_object_is_type(o, json_type_array);
@@ -97,7 +88,7 @@ static bool is_array(json_object *o)
 static int script_curve(FILE *f, const struct plot_opts *o,
 			json_object *root)
 {
-	json_object *pts = member(root, "points");
+	json_object *pts = json_member(root, "points");
 	size_t i, n;
 
 	if (!is_array(pts) || !json_object_array_length(pts)) {
@@ -108,7 +99,7 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 	fprintf(f, "$curve << EOD\n# target_pct iops mean_us p99_us\n");
 	for (i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(pts, i);
-		json_object *lat = member(p, "lat_ns");
+		json_object *lat = json_member(p, "lat_ns");
 
 		if (!lat) {
 			fprintf(stderr, "blkgenctl: %s: point %zu has no lat_ns\n",
@@ -116,15 +107,15 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 			return -EINVAL;
 		}
 		fprintf(f, "%g %.1f %.3f %.3f\n",
-			json_object_get_double(member(p, "target_pct")),
-			json_object_get_double(member(p, "iops")),
-			json_object_get_double(member(lat, "mean")) / 1e3,
-			json_object_get_double(member(lat, "p99")) / 1e3);
+			json_object_get_double(json_member(p, "target_pct")),
+			json_object_get_double(json_member(p, "iops")),
+			json_object_get_double(json_member(lat, "mean")) / 1e3,
+			json_object_get_double(json_member(lat, "p99")) / 1e3);
 	}
 	fprintf(f, "EOD\n");
 	put_terminal(f, o);
 	fprintf(f, "set xlabel 'achieved IOPS (maximum %llu)'\n",
-		(unsigned long long)json_object_get_uint64(member(root, "max_iops")));
+		(unsigned long long)json_object_get_uint64(json_member(root, "max_iops")));
 	fprintf(f, "set ylabel 'latency (us), from the intended arrival'\n");
 	fprintf(f, "set xrange [0:*]\n");
 	if (o->logy)
@@ -221,40 +212,40 @@ out:
 static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 {
 	static const char *const dir_name[] = { "read", "write" };
-	json_object *jobs = member(root, "jobs"), *wls;
+	json_object *jobs = json_member(root, "jobs"), *wls;
 	char names[64][160];
 	size_t j, w, i;
 	int d, n = 0;
 
 	for (j = 0; is_array(jobs) && j < json_object_array_length(jobs); j++) {
-		wls = member(json_object_array_get_idx(jobs, j), "workloads");
+		wls = json_member(json_object_array_get_idx(jobs, j), "workloads");
 		for (w = 0; is_array(wls) && w < json_object_array_length(wls); w++) {
 			json_object *wl = json_object_array_get_idx(wls, w);
-			json_object *iv = member(wl, "intervals");
+			json_object *iv = json_member(wl, "intervals");
 			size_t niv = is_array(iv) ? json_object_array_length(iv) : 0;
 
 			for (d = 0; d < 2 && n < 64; d++) {
 				uint64_t ios = 0;
 
 				for (i = 0; i < niv; i++)
-					ios += json_object_get_uint64(member(member(json_object_array_get_idx(iv, i),
+					ios += json_object_get_uint64(json_member(json_member(json_object_array_get_idx(iv, i),
 										      dir_name[d]), "ios"));
 				if (!ios)
 					continue;
 				fprintf(f, "$t%d << EOD\n# end_s iops lat_mean_us\n", n);
 				for (i = 0; i < niv; i++) {
 					json_object *x = json_object_array_get_idx(iv, i);
-					json_object *dir = member(x, dir_name[d]);
+					json_object *dir = json_member(x, dir_name[d]);
 
 					fprintf(f, "%.3f %.1f %.3f\n",
-						(json_object_get_uint64(member(x, "start_ms")) +
-						 json_object_get_uint64(member(x, "length_ms"))) / 1e3,
-						json_object_get_double(member(dir, "iops")),
-						json_object_get_double(member(dir, "lat_mean_ns")) / 1e3);
+						(json_object_get_uint64(json_member(x, "start_ms")) +
+						 json_object_get_uint64(json_member(x, "length_ms"))) / 1e3,
+						json_object_get_double(json_member(dir, "iops")),
+						json_object_get_double(json_member(dir, "lat_mean_ns")) / 1e3);
 				}
 				fprintf(f, "EOD\n");
 				snprintf(names[n++], sizeof(names[0]), "%s %s",
-					 json_object_get_string(member(wl, "name")),
+					 json_object_get_string(json_member(wl, "name")),
 					 dir_name[d]);
 			}
 		}
@@ -379,7 +370,7 @@ int cmd_plot(int argc, char **argv)
 			json_util_get_last_err());
 		return EXIT_FAIL;
 	}
-	if (!member(root, "points") && !member(root, "jobs")) {
+	if (!json_member(root, "points") && !json_member(root, "jobs")) {
 		fprintf(stderr, "blkgenctl: %s: neither a curve (\"points\") nor a report (\"jobs\")\n",
 			o.in);
 		json_object_put(root);
@@ -397,7 +388,7 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 	fprintf(f, "# blkgenctl %s plot of %s\n", BLKGENCTL_VERSION, o.in);
-	if (member(root, "points"))
+	if (json_member(root, "points"))
 		ret = script_curve(f, &o, root);
 	else if (!strcmp(o.chart, "time"))
 		ret = script_time(f, &o, root);

@@ -6,18 +6,15 @@
  * was created is removed again on any failure, Ctrl-C or SIGTERM.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/fs.h>
 #include <json-c/json.h>
 
 #include "blkgenctl.h"
@@ -115,35 +112,15 @@ static int write_section(const char *dir, const struct profile *p,
 /* Size and model of a block device, for the overwrite warning. */
 static void describe(const char *dev, char *buf, size_t size)
 {
-	const char *base = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
-	char path[512], model[128] = "";
-	uint64_t sectors = 0;
+	char path[512], model[128] = "", *real = realpath(dev, NULL);
+	const char *name = real ? real : dev;
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/size", base);
-	cfs_read_u64(path, &sectors);
 	snprintf(path, sizeof(path), "/sys/class/block/%s/device/model", base);
 	cfs_read_text(path, model, sizeof(model));
-	snprintf(buf, size, "%.1f GB%s%s", sectors * 512.0 / 1e9,
+	snprintf(buf, size, "%.1f GB%s%s", cfs_dev_bytes(dev) / 1e9,
 		 model[0] ? ", " : "", model);
-}
-
-/* Bytes of a block device (or regular file), 0 if unknown. */
-static uint64_t dev_bytes(const char *dev)
-{
-	uint64_t size = 0;
-	struct stat st;
-	int fd = open(dev, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	if (!fstat(fd, &st)) {
-		if (S_ISBLK(st.st_mode) && ioctl(fd, BLKGETSIZE64, &size))
-			size = 0;
-		else if (S_ISREG(st.st_mode))
-			size = st.st_size;
-	}
-	close(fd);
-	return size;
+	free(real);
 }
 
 /*
@@ -174,7 +151,7 @@ static int resolve_passes(struct profile *p)
 	dev = profile_get(&p->wl[0], "device");
 	bs = profile_get(&p->wl[0], "bs");
 	rg = profile_get(&p->wl[0], "range");
-	size = dev_bytes(dev);
+	size = cfs_dev_bytes(dev);
 	if (!size) {
 		fprintf(stderr, "blkgenctl: io_limit = %s: cannot read the size of %s\n",
 			v, dev);

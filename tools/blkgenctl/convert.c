@@ -5,17 +5,11 @@
  * and writing a run as a checked profile.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <linux/fs.h>
 
 #include "blkgenctl.h"
 #include "convert.h"
@@ -189,27 +183,9 @@ int conv_number(const char *s, double *out)
 int conv_device_size(struct conv *c, const char *dev, int line,
 		     uint64_t *size)
 {
-	struct stat st;
-	int fd;
-
-	if (c->device_size) {
-		*size = c->device_size;
+	*size = c->device_size ? c->device_size : cfs_dev_bytes(dev);
+	if (*size)
 		return 0;
-	}
-	fd = dev && *dev ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
-	if (fd >= 0) {
-		if (!fstat(fd, &st) && S_ISBLK(st.st_mode) &&
-		    !ioctl(fd, BLKGETSIZE64, size) && *size) {
-			close(fd);
-			return 0;
-		}
-		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size) {
-			*size = st.st_size;
-			close(fd);
-			return 0;
-		}
-		close(fd);
-	}
 	return conv_error(c, line,
 			  "the distribution depends on the device's size and %s%s%s cannot be read here: pass --device-size SIZE",
 			  dev && *dev ? "'" : "", dev && *dev ? dev : "no device is named",
