@@ -172,7 +172,7 @@ static int parse_hundredths(const char **p, u64 *out)
 			frac *= 10;
 	}
 	*out = whole * BLKGEN_PCT_ONE + frac;
-	return *out > 100 * BLKGEN_PCT_ONE ? -1 : 0;
+	return *out > BLKGEN_PCT_ALL ? -1 : 0;
 }
 
 /**
@@ -206,8 +206,8 @@ int blkgen_parse_zones(const char *s, struct blkgen_zones *z)
 			return -1;
 		asum += acc;
 		ssum += size;
-		if (t.nr == BLKGEN_MAX_ZONES || asum > 100 * BLKGEN_PCT_ONE ||
-		    ssum > 100 * BLKGEN_PCT_ONE)
+		if (t.nr == BLKGEN_MAX_ZONES || asum > BLKGEN_PCT_ALL ||
+		    ssum > BLKGEN_PCT_ALL)
 			return -1;
 		t.access_cum[t.nr] = (u32)asum;
 		t.size_cum[t.nr] = (u32)ssum;
@@ -217,7 +217,7 @@ int blkgen_parse_zones(const char *s, struct blkgen_zones *z)
 		if (*s++ != ':')
 			return -1;
 	}
-	if (asum != 100 * BLKGEN_PCT_ONE || ssum != 100 * BLKGEN_PCT_ONE)
+	if (asum != BLKGEN_PCT_ALL || ssum != BLKGEN_PCT_ALL)
 		return -1;
 	*z = t;
 	return 0;
@@ -265,8 +265,6 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r)
 	*r = t;
 	return 0;
 }
-
-#define PCT_ALL		(100 * BLKGEN_PCT_ONE)	/* 100% in 0.01% units */
 
 static u64 align_down(u64 v, u64 a)
 {
@@ -332,15 +330,16 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 	span = end - start;
 	if (!p->zones.nr) {
 		p->nz = 1;
-		p->zacc[0] = 100 * BLKGEN_PCT_ONE;
+		p->zacc[0] = BLKGEN_PCT_ALL;
 		p->zoff[0] = start;
 	} else {
 		p->nz = p->zones.nr;
 		for (i = 0; i < p->nz; i++) {
+			u64 at = span / BLKGEN_PCT_ALL * prev +
+				 span % BLKGEN_PCT_ALL * prev / BLKGEN_PCT_ALL;
+
 			p->zacc[i] = p->zones.access_cum[i];
-			p->zoff[i] = start + align_down(span / PCT_ALL * prev +
-						span % PCT_ALL * prev / PCT_ALL,
-						p->align);
+			p->zoff[i] = start + align_down(at, p->align);
 			prev = p->zones.size_cum[i];
 		}
 	}
@@ -379,7 +378,7 @@ static u64 random_offset(const struct blkgen_pattern *p,
 	unsigned int z = 0;
 
 	if (p->nz > 1) {
-		u32 r = (u32)blkgen_rng_below(&st->rng, PCT_ALL);
+		u32 r = (u32)blkgen_rng_below(&st->rng, BLKGEN_PCT_ALL);
 
 		while (z < p->nz - 1 && r >= p->zacc[z])
 			z++;

@@ -14,6 +14,7 @@
 #define BLKGEN_MIN_IO		512
 #define BLKGEN_MAX_IO		(1024 * 1024)	/* largest I/O size */
 #define BLKGEN_PCT_ONE		100		/* range percent unit: 0.01% */
+#define BLKGEN_PCT_ALL		(100 * BLKGEN_PCT_ONE)	/* 100%, in 0.01% */
 
 /* xoshiro256**: fast, 2^256 period, fine for load generation. */
 struct blkgen_rng {

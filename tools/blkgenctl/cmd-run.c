@@ -131,7 +131,7 @@ static int resolve_passes(struct profile *p)
 {
 	const char *v = profile_get(&p->job, "io_limit"), *dev, *bs, *rg;
 	struct blkgen_range range = { .pct = true, .start = 0,
-				      .end = 100 * BLKGEN_PCT_ONE };
+				      .end = BLKGEN_PCT_ALL };
 	struct blkgen_bs split;
 	double passes, mean = 0, span;
 	uint64_t size, ios;
@@ -166,7 +166,7 @@ static int resolve_passes(struct profile *p)
 	for (i = 0; i < split.nr; i++)
 		mean += split.size[i] * (double)(split.cum[i] - (i ? split.cum[i - 1] : 0)) / 100;
 	if (range.pct)
-		span = (double)size * (range.end - range.start) / (100 * BLKGEN_PCT_ONE);
+		span = (double)size * (range.end - range.start) / BLKGEN_PCT_ALL;
 	else
 		span = (double)(range.end < size ? range.end : size) -
 		       (double)range.start;
