@@ -94,30 +94,25 @@ static const char *detect(const char *text)
 	return NULL;
 }
 
-static int write_run(struct conv *c, const struct conv_run *r,
-		     const char *dir, bool quiet)
+/* One run's profile to DIR/RUN.prof, or to stdout without -O. */
+static int write_run(const char *dir, const char *name, const char *text,
+		     bool quiet)
 {
 	char path[4096];
 	FILE *f = stdout;
-	int ret;
 
 	if (dir) {
-		snprintf(path, sizeof(path), "%s/%s.prof", dir, r->name);
+		snprintf(path, sizeof(path), "%s/%s.prof", dir, name);
 		f = fopen(path, "w");
 		if (!f) {
 			fprintf(stderr, "blkgenctl: %s: %s\n", path, strerror(errno));
 			return EXIT_FAIL;
 		}
 	}
-	ret = conv_write(c, r, f);
-	if (dir && fclose(f) && !ret) {
+	fputs(text, f);
+	if (dir && fclose(f)) {
 		fprintf(stderr, "blkgenctl: %s: %s\n", path, strerror(errno));
-		return EXIT_FAIL;
-	}
-	if (ret) {
-		fprintf(stderr, "blkgenctl: %s\n", c->err);
-		if (dir)
-			remove(path);
+		remove(path);
 		return EXIT_FAIL;
 	}
 	if (dir && !quiet)
@@ -139,8 +134,8 @@ int cmd_convert(int argc, char **argv)
 	const char *from = NULL, *run = NULL, *dir = NULL;
 	struct conv c = { 0 };
 	bool quiet = false;
-	char *text;
-	int opt, i, ret = EXIT_OK, found = 0;
+	char *text, **texts = NULL;
+	int opt, i, ret = EXIT_OK;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "f:O:qh", opts, NULL)) != -1) {
@@ -208,22 +203,26 @@ int cmd_convert(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	/* Check every run before writing any, so a failure leaves no file. */
-	for (i = 0; i < c.nr_runs; i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&buf, &len);
-
-		if (!m || conv_write(&c, &c.run[i], m)) {
-			if (m)
-				fclose(m);
-			free(buf);
-			fprintf(stderr, "blkgenctl: %s\n", m ? c.err : strerror(errno));
+	/* --run built only that run. */
+	if (run && !c.nr_runs) {
+		fprintf(stderr, "blkgenctl: %s: no run named '%s'\n", c.file, run);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* Every run checked before any is written: a failure leaves no file. */
+	texts = calloc(c.nr_runs, sizeof(*texts));
+	for (i = 0; texts && i < c.nr_runs; i++) {
+		texts[i] = conv_text(&c, &c.run[i]);
+		if (!texts[i]) {
+			fprintf(stderr, "blkgenctl: %s\n", c.err);
 			ret = EXIT_FAIL;
 			goto out;
 		}
-		fclose(m);
-		free(buf);
+	}
+	if (!texts) {
+		fprintf(stderr, "blkgenctl: out of memory\n");
+		ret = EXIT_FAIL;
+		goto out;
 	}
 	if (dir && mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
@@ -231,10 +230,7 @@ int cmd_convert(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < c.nr_runs && !ret; i++) {
-		if (run && strcmp(run, c.run[i].name))
-			continue;
-		found++;
-		ret = write_run(&c, &c.run[i], dir, quiet);
+		ret = write_run(dir, c.run[i].name, texts[i], quiet);
 		if (!quiet && !ret) {
 			int k;
 
@@ -246,11 +242,10 @@ int cmd_convert(int argc, char **argv)
 	if (!ret && !quiet)
 		for (i = 0; i < c.nr_notes; i++)
 			fprintf(stderr, "blkgenctl: note: %s\n", c.note[i]);
-	if (!ret && run && !found) {
-		fprintf(stderr, "blkgenctl: %s: no run named '%s'\n", c.file, run);
-		ret = EXIT_USAGE;
-	}
 out:
+	for (i = 0; texts && i < c.nr_runs; i++)
+		free(texts[i]);
+	free(texts);
 	free(c.run);
 	free(text);
 	return ret;

@@ -442,11 +442,11 @@ static void write_sect(FILE *f, const struct conv_sect *s)
 }
 
 /*
- * Write @r as a profile; before anything reaches @f the text is parsed
- * back as a profile and the workload values through the module's own
- * parsers, so a converted file always loads.
+ * @r as profile text (to free), or NULL with the reason in c->err. The
+ * text is parsed back as a profile and the workload values through the
+ * module's own parsers, so a converted file always loads.
  */
-int conv_write(struct conv *c, const struct conv_run *r, FILE *f)
+char *conv_text(struct conv *c, const struct conv_run *r)
 {
 	struct profile p;
 	char err[512], *text = NULL;
@@ -456,10 +456,12 @@ int conv_write(struct conv *c, const struct conv_run *r, FILE *f)
 
 	for (i = 0; i < r->nr_wl; i++)
 		if (check_value(c, r, &r->wl[i]))
-			return -1;
+			return NULL;
 	m = open_memstream(&text, &len);
-	if (!m)
-		return conv_error(c, 0, "out of memory");
+	if (!m) {
+		conv_error(c, 0, "out of memory");
+		return NULL;
+	}
 	fprintf(m, "# Converted by blkgenctl %s from %s file %s, run %s.\n",
 		BLKGENCTL_VERSION, c->from, c->file, r->name);
 	for (i = 0; i < c->nr_notes; i++)
@@ -477,9 +479,7 @@ int conv_write(struct conv *c, const struct conv_run *r, FILE *f)
 	if (ret) {
 		conv_error(c, 0, "the converted profile does not load: %s", err);
 		free(text);
-		return -1;
+		return NULL;
 	}
-	fputs(text, f);
-	free(text);
-	return 0;
+	return text;
 }

@@ -84,7 +84,7 @@ void conv_zipf_init(struct conv_zipf *z, double theta, double n);
 int conv_vdbench(struct conv *c, char *text);
 int conv_fio(struct conv *c, char *text);
 
-/* A run as profile text; checks it parses as a profile. */
-int conv_write(struct conv *c, const struct conv_run *r, FILE *f);
+/* A run as checked profile text (malloc'd), NULL with c->err if bad. */
+char *conv_text(struct conv *c, const struct conv_run *r);
 
 #endif /* BLKGENCTL_CONVERT_H */
