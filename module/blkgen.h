@@ -9,8 +9,12 @@
  * slot back to its worker; nothing shared is written per I/O.
  *
  * Locking: job->lock serialises configuration writes, state changes,
- * start/finish and sysfs reads of the per-worker statistics. Workers read
- * the job's configuration (stable while running) and job->stop without it.
+ * start/finish and sysfs reads of the per-worker statistics; every change
+ * of job->state is one transition under it. Workers read the job's
+ * configuration (stable while running) and job->stop without it. Those
+ * who wait for a run to end (stop, rmdir) wait for that run's generation,
+ * not for a completion a later run would reuse. Lock order: job->lock,
+ * then the CPU hotplug lock, then the module's list of running jobs.
  */
 #ifndef _BLKGEN_H
 #define _BLKGEN_H
@@ -26,6 +30,7 @@
 #include <linux/llist.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "../uapi/linux/blkgen.h"
@@ -87,6 +92,32 @@ struct blkgen_stats {
 struct blkgen_job;
 struct blkgen_worker;
 
+/* The binary results files of a workload. */
+enum {
+	BLKGEN_SNAP_READ_HIST,
+	BLKGEN_SNAP_WRITE_HIST,
+	BLKGEN_SNAP_INTERVALS,
+	BLKGEN_NR_SNAP,
+};
+
+/**
+ * struct blkgen_snap - one reader's copy of a binary results file
+ * @file: the open file it was taken for (compared, never dereferenced)
+ * @run_gen: the run it shows
+ * @data: the file's bytes
+ * @len: bytes in @data
+ *
+ * A read at offset 0 takes a new snapshot; later offsets of the same open
+ * file are served from it, so a file read in several calls during a run
+ * is one consistent picture.
+ */
+struct blkgen_snap {
+	const void *file;
+	u64 run_gen;
+	void *data;
+	size_t len;
+};
+
 /**
  * struct blkgen_workload - one I/O stream (configfs JOB/workloads/WL)
  * @group: configfs directory
@@ -112,6 +143,7 @@ struct blkgen_worker;
  * @pattern: @bs, @zones and @range resolved against @dev at start
  * @run_share: share of the job's rate_iops this run, in 1/BLKGEN_SHARE_ONE
  *             (@share resolved: unset shares split what is left equally)
+ * @snap: what a reader of each binary results file is served (job->lock)
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -138,6 +170,7 @@ struct blkgen_workload {
 	struct blkgen_bdev dev;
 	struct blkgen_pattern pattern;
 	u32 run_share;
+	struct blkgen_snap snap[BLKGEN_NR_SNAP];
 };
 
 /**
@@ -167,14 +200,19 @@ struct blkgen_workload {
  * @nr_workers: entries in @workers
  * @nr_active: workers still issuing or draining
  * @finish_work: tears a run down once the last worker is done
- * @finished: completed by @finish_work
+ * @run_gen: generation of the current or last run (counts starts)
+ * @ended_gen: generation of the last run torn down; ended_wq wakes on it
+ * @ended_wq: stop and rmdir wait here for their run to end
+ * @running_node: entry in the module's list of running jobs (hotplug)
  * @run_seed: the seed in use
  * @t_start: run start (ktime ns)
  * @t_measure: end of warmup: the measured window starts here
  * @t_deadline: end of the measured window, U64_MAX if none
  * @t_end: when the run ended, 0 while running
  * @interval_ns: @interval_ms in ns, for the run
- * @ival_cap: interval records kept per worker and workload in this run
+ * @ival_cap: interval records shown per workload in this run (the rings
+ *	hold one more, the one a worker may be writing)
+ * @mem_bytes: memory of the run's workers (buffers, statistics, rings)
  * @record: latencies are recorded in this run (module parameter latency)
  */
 struct blkgen_job {
@@ -205,7 +243,10 @@ struct blkgen_job {
 	unsigned int nr_workers;
 	atomic_t nr_active;
 	struct work_struct finish_work;
-	struct completion finished;
+	u64 run_gen;
+	u64 ended_gen;
+	wait_queue_head_t ended_wq;
+	struct list_head running_node;
 	u64 run_seed;
 	u64 t_start;
 	u64 t_measure;
@@ -213,6 +254,7 @@ struct blkgen_job {
 	u64 t_end;
 	u64 interval_ns;
 	u32 ival_cap;
+	u64 mem_bytes;
 	bool record;
 };
 
@@ -241,6 +283,10 @@ int blkgen_job_init(struct blkgen_job *job);
 void blkgen_job_destroy(struct blkgen_job *job);
 int blkgen_job_start(struct blkgen_job *job);
 void blkgen_job_stop(struct blkgen_job *job);
+u64 blkgen_job_stop_locked(struct blkgen_job *job);
+void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen);
+int blkgen_job_hotplug_init(void);
+void blkgen_job_hotplug_exit(void);
 void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
 	__printf(2, 3);
 void blkgen_job_worker_done(struct blkgen_job *job);
@@ -251,6 +297,10 @@ const char *blkgen_errno_name(int err);
 struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					   unsigned int index,
 					   unsigned int cpu);
+u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index);
+unsigned int blkgen_worker_cpu(struct blkgen_worker *w);
+bool blkgen_worker_drained(struct blkgen_worker *w);
+void blkgen_worker_wait_drained(struct blkgen_worker *w);
 void blkgen_worker_free_io(struct blkgen_worker *w);
 void blkgen_worker_destroy(struct blkgen_worker *w);
 void blkgen_worker_wake(struct blkgen_worker *w);
@@ -264,6 +314,7 @@ void blkgen_worker_start(struct blkgen_worker *w);
 
 /* sysfs.c */
 extern struct kobject *blkgen_sysfs_root;
+bool blkgen_sysfs_job_file(const char *name);
 int blkgen_sysfs_init(void);
 void blkgen_sysfs_exit(void);
 int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name);

@@ -86,7 +86,7 @@ static ssize_t blkgen_##_pfx##_##_field##_store(struct config_item *item, \
 	u64 v;								\
 	int ret;							\
 									\
-	ret = _parse(page, 0, &v);					\
+	ret = _parse(page, 10, &v);					\
 	if (ret || v < (_min) || v > (_max))				\
 		return -EINVAL;						\
 	ret = blkgen_lock_idle(_job);					\
@@ -384,6 +384,9 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	struct blkgen_workload *wl;
 	int ret;
 
+	/* JOB/WL in sysfs must not clash with the job's own files. */
+	if (blkgen_sysfs_job_file(name))
+		return ERR_PTR(-EINVAL);
 	wl = kzalloc(sizeof(*wl), GFP_KERNEL);
 	if (!wl)
 		return ERR_PTR(-ENOMEM);
@@ -417,17 +420,27 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	return &wl->group;
 }
 
-/* rmdir of a workload: a running job is stopped first. */
+/*
+ * rmdir of a workload. It leaves the job's list in the same hold of
+ * job->lock that stops a run using it, so no start can slip in between;
+ * its memory goes only after that run is torn down (finish_work closes
+ * its device through job->wl_run).
+ */
 static void blkgen_wl_drop(struct config_group *group,
 			   struct config_item *item)
 {
 	struct blkgen_workload *wl = to_blkgen_wl(item);
 	struct blkgen_job *job = wl->job;
+	u64 gen;
 
-	blkgen_job_stop(job);
 	mutex_lock(&job->lock);
 	list_del(&wl->node);
 	job->nr_workloads--;
+	gen = blkgen_job_stop_locked(job);
+	mutex_unlock(&job->lock);
+	blkgen_job_wait_ended(job, gen);
+
+	mutex_lock(&job->lock);
 	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl)
 		job->wl_run[wl->index] = NULL;
 	mutex_unlock(&job->lock);

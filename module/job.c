@@ -5,6 +5,7 @@
  * the teardown when the last worker is done.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -15,7 +16,7 @@
 static unsigned int max_buffer_mb = 256;
 module_param(max_buffer_mb, uint, 0644);
 MODULE_PARM_DESC(max_buffer_mb,
-		 "Largest I/O buffer memory of a job, in MiB (default 256)");
+		 "Largest memory of a job's run (I/O buffers, histograms, time series), in MiB (default 256)");
 
 static unsigned int max_intervals = 3600;
 module_param(max_intervals, uint, 0644);
@@ -28,6 +29,15 @@ MODULE_PARM_DESC(latency,
 		 "Record latencies (default 1); 0 counts I/Os only, to measure the cost of recording");
 
 static void blkgen_job_finish_work(struct work_struct *work);
+
+/*
+ * Running jobs, for the CPU hotplug callback. A job is on the list from
+ * the moment its workers start until its teardown; blkgen_running_lock
+ * nests inside job->lock and the CPU hotplug lock.
+ */
+static DEFINE_MUTEX(blkgen_running_lock);
+static LIST_HEAD(blkgen_running);
+static enum cpuhp_state blkgen_cpuhp_state;
 
 /**
  * blkgen_errno_name() - Symbolic name of an errno for messages.
@@ -89,7 +99,8 @@ int blkgen_job_init(struct blkgen_job *job)
 	mutex_init(&job->lock);
 	INIT_LIST_HEAD(&job->workloads);
 	INIT_WORK(&job->finish_work, blkgen_job_finish_work);
-	init_completion(&job->finished);
+	init_waitqueue_head(&job->ended_wq);
+	INIT_LIST_HEAD(&job->running_node);
 	job->duration_ms = 10000;
 	job->interval_ms = 1000;
 	job->arrival = BLKGEN_ARRIVAL_POISSON;
@@ -142,8 +153,7 @@ static const char *wl_name(struct blkgen_workload *wl)
 }
 
 /* Open a workload's device and fit its pattern to it. */
-static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
-			     u64 *buf_bytes)
+static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
 	bool write = wl->rdpct < 100;
 	struct block_device *bdev;
@@ -184,6 +194,13 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     wl_name(wl), wl->device);
 		return -EOPNOTSUPP;
 	}
+	/* Polled bios are submitted with REQ_NOWAIT (worker.c). */
+	if (wl->polled && !bdev_nowait(bdev)) {
+		blkgen_job_set_error(job,
+				     "%s: %s cannot queue I/O without waiting, which polling needs (EOPNOTSUPP)",
+				     wl_name(wl), wl->device);
+		return -EOPNOTSUPP;
+	}
 
 	lbs = bdev_logical_block_size(bdev);
 	wl->pattern.rdpct = wl->rdpct;
@@ -206,6 +223,12 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     wl_name(wl), wl->range_str, wl->device,
 				     (unsigned long long)bdev_nr_bytes(bdev));
 		return -EINVAL;
+	case BLKGEN_PAT_ZONE:
+		blkgen_job_set_error(job,
+				     "%s: a zone of distribution %s is narrower than the %u-byte alignment on %s",
+				     wl_name(wl), wl->dist_str,
+				     wl->pattern.align, wl->device);
+		return -EINVAL;
 	default:
 		blkgen_job_set_error(job,
 				     "%s: range %s of %s holds no %u-byte I/O",
@@ -213,8 +236,19 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     wl->pattern.max_size);
 		return -EINVAL;
 	}
-	*buf_bytes += (u64)wl->depth *
-		      round_up(wl->pattern.max_size, PAGE_SIZE);
+	/* REQ_NOWAIT bios that would need splitting are refused. */
+	if (wl->polled &&
+	    (wl->pattern.max_size > queue_max_bytes(bdev_get_queue(bdev)) ||
+	     DIV_ROUND_UP(wl->pattern.max_size, PAGE_SIZE) >
+	     bdev_max_segments(bdev))) {
+		blkgen_job_set_error(job,
+				     "%s: polled I/O of %u bytes is above the largest %s takes unsplit (%u bytes, %u segments) (EINVAL)",
+				     wl_name(wl), wl->pattern.max_size,
+				     wl->device,
+				     queue_max_bytes(bdev_get_queue(bdev)),
+				     bdev_max_segments(bdev));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -276,6 +310,29 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 	return 0;
 }
 
+/* The run's interval ring size and its workers' memory; 0 or -ENOMEM. */
+static int blkgen_job_size_run(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	job->ival_cap = max(max_intervals, 2U);
+	if (job->duration_ms)
+		job->ival_cap = min_t(u64, job->ival_cap,
+				      div64_u64(job->duration_ms,
+						job->interval_ms) + 2);
+	job->mem_bytes = 0;
+	for (i = 0; i < job->nr_workers; i++)
+		job->mem_bytes += blkgen_worker_mem(job, i);
+	if (job->mem_bytes > (u64)max_buffer_mb << 20) {
+		blkgen_job_set_error(job,
+				     "a run needs %llu MiB (I/O buffers, statistics), above max_buffer_mb=%u (ENOMEM)",
+				     DIV_ROUND_UP_ULL(job->mem_bytes, 1 << 20),
+				     max_buffer_mb);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * blkgen_job_start() - Validate, open, allocate and start a run.
  * @job: the job
@@ -283,6 +340,8 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
  * Everything is checked and allocated before the first worker runs; on
  * any failure the job is left failed with the reason in job->error and
  * nothing open or allocated but the previous results, which are dropped.
+ * The move to running is one transition under job->lock, also holding
+ * the CPU hotplug lock so that no CPU of the job goes away meanwhile.
  *
  * Context: process context (a configfs store); takes job->lock.
  * Return: 0 or a negative errno, also returned to write(2).
@@ -290,8 +349,8 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 int blkgen_job_start(struct blkgen_job *job)
 {
 	struct blkgen_workload *wl;
-	u64 buf_bytes = 0, now;
 	unsigned int i, cpu;
+	u64 now;
 	int ret;
 
 	mutex_lock(&job->lock);
@@ -320,17 +379,9 @@ int blkgen_job_start(struct blkgen_job *job)
 		wl->index = job->nr_wl_run;
 		wl->dev.bdev = NULL;
 		job->wl_run[job->nr_wl_run++] = wl;
-		ret = blkgen_wl_prepare(job, wl, &buf_bytes);
+		ret = blkgen_wl_prepare(job, wl);
 		if (ret)
 			goto out_close;
-	}
-	if (buf_bytes > (u64)max_buffer_mb << 20) {
-		blkgen_job_set_error(job,
-				     "buffers need %llu MiB, above max_buffer_mb=%u (ENOMEM)",
-				     (unsigned long long)(buf_bytes >> 20),
-				     max_buffer_mb);
-		ret = -ENOMEM;
-		goto out_close;
 	}
 
 	cpus_read_lock();
@@ -338,45 +389,38 @@ int blkgen_job_start(struct blkgen_job *job)
 		cpumask_copy(job->cpus, cpu_online_mask);
 	if (!cpumask_subset(job->cpus, cpu_online_mask) ||
 	    cpumask_empty(job->cpus)) {
-		cpus_read_unlock();
 		blkgen_job_set_error(job, "cpus %*pbl are not all online",
 				     cpumask_pr_args(job->cpus));
 		ret = -EINVAL;
-		goto out_close;
+		goto out_cpus;
 	}
 	job->nr_workers = cpumask_weight(job->cpus);
 	ret = blkgen_job_check_rate(job);
-	if (ret) {
-		cpus_read_unlock();
-		goto out_close;
-	}
+	if (ret)
+		goto out_cpus;
+	job->run_seed = job->seed ? job->seed : get_random_u64();
+	job->interval_ns = job->interval_ms * NSEC_PER_MSEC;
+	job->record = latency;
+	ret = blkgen_job_size_run(job);
+	if (ret)
+		goto out_cpus;
 	job->workers = kcalloc(job->nr_workers, sizeof(*job->workers),
 			       GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!job->workers) {
-		cpus_read_unlock();
 		blkgen_job_set_error(job, "out of memory (ENOMEM)");
-		goto out_close;
+		goto out_cpus;
 	}
-	job->run_seed = job->seed ? job->seed : get_random_u64();
-	job->interval_ns = job->interval_ms * NSEC_PER_MSEC;
-	job->record = latency;
-	job->ival_cap = max(max_intervals, 2U);
-	if (job->duration_ms)
-		job->ival_cap = min_t(u64, job->ival_cap,
-				      div64_u64(job->duration_ms,
-						job->interval_ms) + 2);
 	i = 0;
 	for_each_cpu(cpu, job->cpus) {
 		struct blkgen_worker *w = blkgen_worker_create(job, i, cpu);
 
 		if (IS_ERR(w)) {
-			cpus_read_unlock();
 			ret = PTR_ERR(w);
 			blkgen_job_set_error(job,
 					     "cannot create the worker on CPU %u (%s)",
 					     cpu, blkgen_errno_name(ret));
-			goto out_close;
+			goto out_cpus;
 		}
 		job->workers[i++] = w;
 	}
@@ -387,7 +431,10 @@ int blkgen_job_start(struct blkgen_job *job)
 	job->t_deadline = job->duration_ms ?
 		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
 	atomic_set(&job->nr_active, job->nr_workers);
-	reinit_completion(&job->finished);
+	job->run_gen++;
+	mutex_lock(&blkgen_running_lock);
+	list_add_tail(&job->running_node, &blkgen_running);
+	mutex_unlock(&blkgen_running_lock);
 	job->state = BLKGEN_RUNNING;
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
@@ -395,6 +442,8 @@ int blkgen_job_start(struct blkgen_job *job)
 	mutex_unlock(&job->lock);
 	return 0;
 
+out_cpus:
+	cpus_read_unlock();
 out_close:
 	/* Workers that never ran exit at kthread_stop without running. */
 	blkgen_close_devices(job);
@@ -418,6 +467,13 @@ void blkgen_job_worker_done(struct blkgen_job *job)
 		schedule_work(&job->finish_work);
 }
 
+/*
+ * The run's end, one transition under job->lock: every worker has
+ * accounted its last I/O. An end_io handler that handed its slot back may
+ * still be returning, inside an RCU read-side section: wait for those
+ * before the tasks they wake are released, then free the slots and close
+ * the devices (releasing exclusive claims) before the state says so.
+ */
 static void blkgen_job_finish_work(struct work_struct *work)
 {
 	struct blkgen_job *job = container_of(work, struct blkgen_job,
@@ -426,13 +482,15 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	u64 now = ktime_get_ns();
 
 	mutex_lock(&job->lock);
+	synchronize_rcu();
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_stop(job->workers[i]);
-	/* end_io handlers run in RCU read-side sections: let them return. */
-	synchronize_rcu();
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_free_io(job->workers[i]);
 	blkgen_close_devices(job);
+	mutex_lock(&blkgen_running_lock);
+	list_del_init(&job->running_node);
+	mutex_unlock(&blkgen_running_lock);
 
 	job->t_end = min(now, job->t_deadline);
 	if (test_bit(0, &job->error_set))
@@ -441,8 +499,44 @@ static void blkgen_job_finish_work(struct work_struct *work)
 		job->state = BLKGEN_STOPPED;
 	else
 		job->state = BLKGEN_DONE;
-	complete_all(&job->finished);
+	job->ended_gen = job->run_gen;
+	wake_up_all(&job->ended_wq);
 	mutex_unlock(&job->lock);
+}
+
+/**
+ * blkgen_job_stop_locked() - Ask a running job to stop.
+ * @job: the job, job->lock held
+ *
+ * Workers stop issuing and drain; the run ends in finish_work.
+ *
+ * Return: the generation to pass to blkgen_job_wait_ended(), 0 if the job
+ * does not run.
+ */
+u64 blkgen_job_stop_locked(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&job->lock);
+	if (job->state != BLKGEN_RUNNING)
+		return 0;
+	WRITE_ONCE(job->stop, true);
+	for (i = 0; i < job->nr_workers; i++)
+		blkgen_worker_wake(job->workers[i]);
+	return job->run_gen;
+}
+
+/**
+ * blkgen_job_wait_ended() - Wait until run @gen has been torn down.
+ * @job: the job, job->lock not held
+ * @gen: from blkgen_job_stop_locked(); 0 returns at once
+ *
+ * A later run started meanwhile is not waited for.
+ */
+void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen)
+{
+	if (gen)
+		wait_event(job->ended_wq, READ_ONCE(job->ended_gen) >= gen);
 }
 
 /**
@@ -452,19 +546,69 @@ static void blkgen_job_finish_work(struct work_struct *work)
  */
 void blkgen_job_stop(struct blkgen_job *job)
 {
-	unsigned int i;
-	bool running;
+	u64 gen;
 
 	mutex_lock(&job->lock);
-	running = job->state == BLKGEN_RUNNING;
-	if (running) {
-		WRITE_ONCE(job->stop, true);
+	gen = blkgen_job_stop_locked(job);
+	mutex_unlock(&job->lock);
+	blkgen_job_wait_ended(job, gen);
+}
+
+/*
+ * A CPU is going offline (CPUHP_AP_ONLINE_DYN: it still runs, its
+ * interrupts and block queues still work). A run with a worker bound to it
+ * fails with the reason, and the worker drains here, so that no worker is
+ * left unbound on another CPU. Never takes job->lock (start holds it while
+ * it holds the hotplug lock).
+ */
+static int blkgen_cpu_offline(unsigned int cpu)
+{
+	struct blkgen_job *job;
+	unsigned int i;
+
+	mutex_lock(&blkgen_running_lock);
+	list_for_each_entry(job, &blkgen_running, running_node) {
+		struct blkgen_worker *w = NULL;
+
+		for (i = 0; i < job->nr_workers; i++)
+			if (blkgen_worker_cpu(job->workers[i]) == cpu)
+				w = job->workers[i];
+		if (!w || blkgen_worker_drained(w))
+			continue;
+		blkgen_job_set_error(job, "CPU %u went offline", cpu);
 		for (i = 0; i < job->nr_workers; i++)
 			blkgen_worker_wake(job->workers[i]);
+		blkgen_worker_wait_drained(w);
 	}
-	mutex_unlock(&job->lock);
-	if (running)
-		wait_for_completion(&job->finished);
+	mutex_unlock(&blkgen_running_lock);
+	return 0;
+}
+
+/**
+ * blkgen_job_hotplug_init() - Watch for CPUs of running jobs going offline.
+ * Context: module load.
+ * Return: 0 or a negative errno.
+ */
+int blkgen_job_hotplug_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"block/blkgen:online", NULL,
+					blkgen_cpu_offline);
+	if (ret < 0)
+		return ret;
+	blkgen_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * blkgen_job_hotplug_exit() - Undo blkgen_job_hotplug_init().
+ * Context: module unload (no job exists).
+ */
+void blkgen_job_hotplug_exit(void)
+{
+	cpuhp_remove_state_nocalls(blkgen_cpuhp_state);
 }
 
 /**
@@ -509,7 +653,8 @@ u64 blkgen_job_nr_intervals(struct blkgen_job *job)
 			const struct blkgen_stats *st;
 
 			st = blkgen_worker_stats(job->workers[i], j);
-			n = max(n, READ_ONCE(st->ival_cur));
+			if (st)
+				n = max(n, READ_ONCE(st->ival_cur));
 		}
 	}
 	return n;
@@ -521,6 +666,11 @@ u64 blkgen_job_nr_intervals(struct blkgen_job *job)
  * @wl: workload index in the run
  * @index: interval number, below blkgen_job_nr_intervals()
  * @out: the record
+ *
+ * A worker's closed interval is read from its ring, and checked again
+ * after the copy: if the worker has since moved far enough on to be
+ * rewriting that entry, the copy is dropped (the interval is no longer
+ * kept). A worker that lags contributes its open interval.
  */
 void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
 			 struct blkgen_interval *out)
@@ -531,27 +681,32 @@ void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
 	out->start_ms = index * job->interval_ms;
 	for (i = 0; i < job->nr_workers; i++) {
 		const struct blkgen_stats *st;
-		const struct blkgen_interval *src;
+		struct blkgen_interval src;
 		u64 cur;
 
 		st = blkgen_worker_stats(job->workers[i], wl);
+		if (!st)
+			continue;
 		cur = READ_ONCE(st->ival_cur);
 		smp_rmb();	/* pairs with the worker's smp_wmb() */
-		if (index < cur && index + st->ival_cap >= cur)
-			src = blkgen_ival_slot(st, index);
+		if (index < cur && index + st->ival_cap > cur)
+			src = *blkgen_ival_slot(st, index);
 		else if (index == cur)
-			src = &st->ival_open;	/* a worker that lags */
+			src = st->ival_open;	/* a worker that lags */
 		else
 			continue;
+		smp_rmb();	/* the copy before the index that may void it */
+		if (index + st->ival_cap <= READ_ONCE(st->ival_cur))
+			continue;
 		for (d = 0; d < 2; d++) {
-			out->ios[d] += src->ios[d];
-			out->bytes[d] += src->bytes[d];
-			out->lat_sum_ns[d] += src->lat_sum_ns[d];
+			out->ios[d] += src.ios[d];
+			out->bytes[d] += src.bytes[d];
+			out->lat_sum_ns[d] += src.lat_sum_ns[d];
 			out->lat_max_ns[d] = max(out->lat_max_ns[d],
-						 src->lat_max_ns[d]);
+						 src.lat_max_ns[d]);
 		}
-		out->errors += src->errors;
-		out->length_ms = max_t(u32, out->length_ms, src->length_ms);
+		out->errors += src.errors;
+		out->length_ms = max_t(u32, out->length_ms, src.length_ms);
 	}
 	if (!out->length_ms)
 		out->length_ms = job->interval_ms;

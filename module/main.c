@@ -4,7 +4,8 @@
  *
  * Jobs are built under configfs (/sys/kernel/config/blkgen) and report
  * their results under sysfs (/sys/kernel/blkgen). This file only brings
- * the two roots up and down, in reverse order.
+ * the two roots and the CPU hotplug callback up and down, in reverse
+ * order.
  */
 #include <linux/module.h>
 
@@ -18,13 +19,19 @@ static int __init blkgen_init(void)
 	if (ret)
 		return ret;
 
-	ret = blkgen_configfs_init();
+	ret = blkgen_job_hotplug_init();
 	if (ret)
 		goto out_sysfs_exit;
+
+	ret = blkgen_configfs_init();
+	if (ret)
+		goto out_hotplug_exit;
 
 	pr_info("loaded\n");
 	return 0;
 
+out_hotplug_exit:
+	blkgen_job_hotplug_exit();
 out_sysfs_exit:
 	blkgen_sysfs_exit();
 	return ret;
@@ -33,6 +40,7 @@ out_sysfs_exit:
 static void __exit blkgen_exit(void)
 {
 	blkgen_configfs_exit();
+	blkgen_job_hotplug_exit();
 	blkgen_sysfs_exit();
 	pr_info("unloaded\n");
 }

@@ -318,8 +318,11 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 			return BLKGEN_PAT_BEYOND;
 	}
 	p->align_shift = 0;
+	p->align_recip = 0;
 	if (!(p->align & (p->align - 1)))
 		p->align_shift = __builtin_ctz(p->align);
+	else	/* align / 512 is 3 or more and no power of two */
+		p->align_recip = ~0ULL / (p->align >> 9) + 1;
 	start = align_up(start, p->align);
 	end = align_down(end, p->align);
 	if (end <= start || end - start < p->max_size)
@@ -344,6 +347,10 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 		}
 	}
 	p->zoff[p->nz] = end;
+	/* A zone of no aligned offset would send its accesses elsewhere. */
+	for (i = 0; i < p->nz; i++)
+		if (p->zoff[i + 1] <= p->zoff[i])
+			return BLKGEN_PAT_ZONE;
 	return BLKGEN_PAT_OK;
 }
 
@@ -370,6 +377,27 @@ void blkgen_stream_init(struct blkgen_stream *st,
 	st->next = p->start + align_down(step * part, p->align);
 }
 
+/**
+ * blkgen_div_align() - @bytes / @p->align, without a division.
+ * @p: resolved pattern
+ * @bytes: a byte count below 2^62
+ *
+ * A power-of-two alignment shifts. Otherwise, with a = align / 512 and
+ * m = ceil(2^64 / a) = 2^64 / a + e (0 < e < 1), the sector count
+ * n = bytes / 512 < 2^53 gives n * m / 2^64 = n / a + n * e / 2^64, where
+ * the error n * e / 2^64 < 2^-11 <= 1 / a (a <= 2048 as sizes are at most
+ * 1 MiB) is smaller than what the fraction of n / a lacks to the next
+ * integer: the floor is exact. floor(bytes / align) = floor(n / a).
+ *
+ * Return: the quotient, rounded down.
+ */
+u64 blkgen_div_align(const struct blkgen_pattern *p, u64 bytes)
+{
+	if (p->align_shift)
+		return bytes >> p->align_shift;
+	return (u64)(((__uint128_t)(bytes >> 9) * p->align_recip) >> 64);
+}
+
 /* A random aligned offset in a zone chosen by access share. */
 static u64 random_offset(const struct blkgen_pattern *p,
 			 struct blkgen_stream *st, u32 size)
@@ -389,12 +417,9 @@ static u64 random_offset(const struct blkgen_pattern *p,
 		hi = last;
 	if (hi < lo)			/* zone too close to the end for size */
 		return align_down(last, p->align);
-	/* Aligned starts in [lo, hi]: a shift for the usual power of two. */
-	if (p->align_shift)
-		return lo + (blkgen_rng_below(&st->rng,
-					      ((hi - lo) >> p->align_shift) + 1)
-			     << p->align_shift);
-	return lo + blkgen_rng_below(&st->rng, (hi - lo) / p->align + 1) *
+	/* Aligned starts in [lo, hi]. */
+	return lo + blkgen_rng_below(&st->rng,
+				     blkgen_div_align(p, hi - lo) + 1) *
 		    p->align;
 }
 

@@ -100,6 +100,9 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r);
  * @end: end of the range, exclusive
  * @align: offset alignment in bytes (smallest size, >= logical block)
  * @align_shift: log2(@align) when it is a power of two, else 0
+ * @align_recip: otherwise ceil(2^64 / (@align / 512)): a multiply-high by
+ *	it divides a sector count by @align / 512 exactly (no division per
+ *	I/O; see blkgen_div_align())
  * @max_size: largest size in @bs
  * @nz: zones in use (1 for a uniform distribution)
  * @zacc: cumulative access share per zone, units of 0.01%
@@ -117,6 +120,7 @@ struct blkgen_pattern {
 	u64 end;
 	u32 align;
 	u32 align_shift;
+	u64 align_recip;
 	u32 max_size;
 	unsigned int nz;
 	u32 zacc[BLKGEN_MAX_ZONES];
@@ -129,6 +133,7 @@ enum {
 	BLKGEN_PAT_LBS = -1,		/* a size is not a multiple of lbs */
 	BLKGEN_PAT_BEYOND = -2,		/* range ends beyond the device */
 	BLKGEN_PAT_SMALL = -3,		/* range holds no largest-size I/O */
+	BLKGEN_PAT_ZONE = -4,		/* a zone rounds to nothing */
 };
 
 /**
@@ -161,5 +166,6 @@ void blkgen_stream_init(struct blkgen_stream *st,
 			u32 part, u32 parts);
 void blkgen_pattern_next(const struct blkgen_pattern *p,
 			 struct blkgen_stream *st, struct blkgen_choice *c);
+u64 blkgen_div_align(const struct blkgen_pattern *p, u64 bytes);
 
 #endif /* _BLKGEN_PATTERN_H */

@@ -5,7 +5,8 @@
  * Each job and workload embeds a kobject that owns its memory: configfs
  * release deletes the sysfs directory (waiting for readers) and drops the
  * last reference, whose release frees the object. Per-worker statistics
- * are summed under job->lock when read.
+ * are summed under job->lock when read. The binary files are served from
+ * a snapshot taken when a reader reads offset 0 (struct blkgen_snap).
  */
 #include <linux/kobject.h>
 #include <linux/slab.h>
@@ -69,6 +70,22 @@ static struct attribute *blkgen_job_attrs[] = {
 };
 ATTRIBUTE_GROUPS(blkgen_job);
 
+/**
+ * blkgen_sysfs_job_file() - Whether @name is a file of the job's directory.
+ * @name: a would-be workload name
+ * Return: true for "state", "error" and the like (a workload of that name
+ * could not have its directory beside them).
+ */
+bool blkgen_sysfs_job_file(const char *name)
+{
+	struct attribute **a;
+
+	for (a = blkgen_job_attrs; *a; a++)
+		if (!strcmp((*a)->name, name))
+			return true;
+	return false;
+}
+
 static void blkgen_job_kobj_release(struct kobject *kobj)
 {
 	kfree(kobj_to_job(kobj));
@@ -126,6 +143,8 @@ static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
 			const struct blkgen_stats *st;
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
+			if (!st)
+				continue;
 			if (c == BLKGEN_MAX_LAG)
 				v = max(v, blkgen_counter(st, c));
 			else
@@ -200,7 +219,10 @@ static void blkgen_interval_to_le(const struct blkgen_interval *in,
 	out->errors = cpu_to_le64(in->errors);
 }
 
-/* Merge the workers' histograms of one direction into the uapi layout. */
+/*
+ * Merge the workers' histograms of one direction into the uapi layout.
+ * job->lock held.
+ */
 static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 						 int dir)
 {
@@ -222,16 +244,15 @@ static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 		return NULL;
 	}
 	blkgen_hist_reset(sum);
-	mutex_lock(&job->lock);
 	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
 		for (i = 0; i < job->nr_workers; i++) {
 			const struct blkgen_stats *st;
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
-			blkgen_hist_merge(sum, &st->lat[dir]);
+			if (st)
+				blkgen_hist_merge(sum, &st->lat[dir]);
 		}
 	}
-	mutex_unlock(&job->lock);
 
 	out->magic = cpu_to_le32(BLKGEN_HIST_MAGIC);
 	out->version = cpu_to_le16(BLKGEN_HIST_VERSION);
@@ -251,34 +272,112 @@ static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 	return out;
 }
 
-static ssize_t blkgen_hist_read(struct kobject *kobj, int dir, char *buf,
-				loff_t off, size_t count)
+/*
+ * The finished intervals, oldest first, as the file holds them; NULL with
+ * *len 0 if there are none. job->lock held.
+ */
+static void *blkgen_intervals_export(struct blkgen_workload *wl,
+				     size_t *len)
 {
-	struct blkgen_hist_le *h;
+	struct blkgen_job *job = wl->job;
+	struct blkgen_interval_le *out;
+	struct blkgen_interval iv;
+	u64 n, first, i;
 
-	if (off >= BLKGEN_HIST_FILE_SIZE)
-		return 0;
-	count = min_t(size_t, count, BLKGEN_HIST_FILE_SIZE - off);
-	h = blkgen_hist_export(kobj_to_wl(kobj), dir);
-	if (!h)
+	*len = 0;
+	if (wl->index >= job->nr_wl_run || job->wl_run[wl->index] != wl)
+		return NULL;
+	n = blkgen_job_nr_intervals(job);
+	first = n > job->ival_cap ? n - job->ival_cap : 0;
+	if (n == first)
+		return NULL;
+	out = kvmalloc_array(n - first, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; first + i < n; i++) {
+		blkgen_job_interval(job, wl->index, first + i, &iv);
+		blkgen_interval_to_le(&iv, &out[i]);
+	}
+	*len = (n - first) * sizeof(*out);
+	return out;
+}
+
+/* Replace a workload's snapshot @which by a new one. job->lock held. */
+static int blkgen_snap_take(struct blkgen_workload *wl, int which,
+			    const void *file)
+{
+	struct blkgen_snap *sn = &wl->snap[which];
+	size_t len = BLKGEN_HIST_FILE_SIZE;
+	void *data;
+
+	if (which == BLKGEN_SNAP_INTERVALS)
+		data = blkgen_intervals_export(wl, &len);
+	else
+		data = blkgen_hist_export(wl, which == BLKGEN_SNAP_WRITE_HIST);
+	if (IS_ERR(data) || (!data && len))
 		return -ENOMEM;
-	memcpy(buf, (char *)h + off, count);
-	kvfree(h);
-	return count;
+	kvfree(sn->data);
+	sn->data = data;
+	sn->len = len;
+	sn->file = file;
+	sn->run_gen = wl->job->run_gen;
+	return 0;
+}
+
+/*
+ * Serve a read of a binary results file. A read at offset 0, or one by an
+ * open file without a snapshot of the current run, takes a snapshot; the
+ * same open file's later offsets are served from it, so a file read in
+ * page-sized pieces during a run is one consistent picture.
+ */
+static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
+				int which, char *buf, loff_t off,
+				size_t count)
+{
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+	struct blkgen_snap *sn = &wl->snap[which];
+	struct blkgen_job *job = wl->job;
+	ssize_t ret;
+
+	mutex_lock(&job->lock);
+	if (!off || sn->file != file || sn->run_gen != job->run_gen) {
+		ret = blkgen_snap_take(wl, which, file);
+		if (ret)
+			goto out_unlock;
+	}
+	ret = 0;
+	if (off < sn->len) {
+		ret = min_t(size_t, count, sn->len - off);
+		memcpy(buf, (char *)sn->data + off, ret);
+	}
+out_unlock:
+	mutex_unlock(&job->lock);
+	return ret;
+}
+
+/* Free a workload's snapshots (it is being freed). */
+static void blkgen_snap_free(struct blkgen_workload *wl)
+{
+	unsigned int i;
+
+	for (i = 0; i < BLKGEN_NR_SNAP; i++)
+		kvfree(wl->snap[i].data);
 }
 
 static ssize_t read_lat_hist_read(struct file *file, struct kobject *kobj,
 				  BLKGEN_BIN_CONST struct bin_attribute *attr,
 				  char *buf, loff_t off, size_t count)
 {
-	return blkgen_hist_read(kobj, 0, buf, off, count);
+	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_READ_HIST, buf, off,
+				count);
 }
 
 static ssize_t write_lat_hist_read(struct file *file, struct kobject *kobj,
 				   BLKGEN_BIN_CONST struct bin_attribute *attr,
 				   char *buf, loff_t off, size_t count)
 {
-	return blkgen_hist_read(kobj, 1, buf, off, count);
+	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_WRITE_HIST, buf, off,
+				count);
 }
 
 /* One struct blkgen_interval per finished interval, the newest kept. */
@@ -286,31 +385,8 @@ static ssize_t intervals_read(struct file *file, struct kobject *kobj,
 			      BLKGEN_BIN_CONST struct bin_attribute *attr,
 			      char *buf, loff_t off, size_t count)
 {
-	struct blkgen_workload *wl = kobj_to_wl(kobj);
-	struct blkgen_job *job = wl->job;
-	const size_t rec = sizeof(struct blkgen_interval);
-	struct blkgen_interval_le le;
-	struct blkgen_interval iv;
-	u64 n, first, i;
-	size_t done = 0;
-
-	mutex_lock(&job->lock);
-	if (wl->index >= job->nr_wl_run || job->wl_run[wl->index] != wl)
-		goto out_unlock;
-	n = blkgen_job_nr_intervals(job);
-	first = n > job->ival_cap ? n - job->ival_cap : 0;
-	for (i = div_u64(off, rec); first + i < n && done < count; i++) {
-		size_t skip = off + done - i * rec;
-		size_t len = min(rec - skip, count - done);
-
-		blkgen_job_interval(job, wl->index, first + i, &iv);
-		blkgen_interval_to_le(&iv, &le);
-		memcpy(buf + done, (char *)&le + skip, len);
-		done += len;
-	}
-out_unlock:
-	mutex_unlock(&job->lock);
-	return done;
+	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_INTERVALS, buf, off,
+				count);
 }
 
 static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
@@ -348,7 +424,10 @@ static const struct attribute_group *blkgen_wl_groups[] = {
 
 static void blkgen_wl_kobj_release(struct kobject *kobj)
 {
-	kfree(kobj_to_wl(kobj));
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+
+	blkgen_snap_free(wl);
+	kfree(wl);
 }
 
 static const struct kobj_type blkgen_wl_ktype = {

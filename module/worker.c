@@ -9,9 +9,18 @@
  * worker's lock-free done list, waking the worker if the list was empty.
  * The worker pops the list, accounts each I/O in its own statistics and
  * resubmits the slot. No allocation, lock or shared write per I/O.
+ *
+ * Polled I/O (REQ_POLLED) raises no interrupt: while any is in flight the
+ * worker never sleeps but calls bio_poll() every round (also while other
+ * workloads' completions keep it busy, and while it waits for open-loop
+ * arrivals). It is submitted with REQ_NOWAIT, so a worker never blocks in
+ * submit_bio() for a tag only its own polling could free: a bio that
+ * finds none comes back with BLK_STS_AGAIN and is submitted again after
+ * the next reap.
  */
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -32,6 +41,9 @@ MODULE_PARM_DESC(spin_us,
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
 
+/* Polled I/O refused (EAGAIN) this long without a completion fails the run. */
+#define BLKGEN_AGAIN_NS		(10ULL * NSEC_PER_SEC)
+
 /**
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
@@ -44,6 +56,8 @@ MODULE_PARM_DESC(spin_us,
  * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
  * @free_ns: when the slot became free (open loop: late-arrival test)
+ * @sector: where the I/O in flight starts
+ * @opf: its operation and flags
  * @status: completion status
  * @pages: the buffer, one page per bvec
  * @nr_pages: pages in @pages
@@ -56,6 +70,8 @@ struct blkgen_slot {
 	u64 start_ns;
 	u64 end_ns;
 	u64 free_ns;
+	sector_t sector;
+	blk_opf_t opf;
 	u32 size;
 	bool write;
 	bool measured;
@@ -86,7 +102,9 @@ struct blkgen_slot {
  * @free_head: index of the oldest free slot in @free
  * @nr_free: free slots
  * @errors_in_row: consecutive failed I/Os
- * @opf: flags added to every bio (REQ_POLLED)
+ * @polled_inflight: polled I/Os submitted and not yet popped from done
+ * @poll_next: the slot the next bio_poll() looks at first
+ * @opf: flags added to every bio (REQ_POLLED | REQ_NOWAIT)
  * @wopf: flags added to writes (REQ_FUA)
  */
 struct blkgen_wl_run {
@@ -106,6 +124,8 @@ struct blkgen_wl_run {
 	unsigned int free_head;
 	unsigned int nr_free;
 	unsigned int errors_in_row;
+	unsigned int polled_inflight;
+	unsigned int poll_next;
 	blk_opf_t opf;
 	blk_opf_t wopf;
 };
@@ -117,13 +137,17 @@ struct blkgen_wl_run {
  * @task: the kthread; a reference is held until the worker is freed
  * @index: position in job->workers
  * @cpu: the CPU the kthread is bound to
- * @inflight: slots submitted and not yet accounted
- * @polled: some workload submits REQ_POLLED bios
+ * @inflight: slots submitted and not yet accounted (also those to retry)
+ * @polled_inflight: polled I/Os submitted and not yet popped from done
  * @open: some workload runs open loop
  * @spin_ns: spin_us at start, in ns
+ * @retry: polled slots refused with BLK_STS_AGAIN, to submit again
+ * @again_ns: when the current spell of refusals began, 0 if none
+ * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
- * @stats: per workload results, kept after the run for sysfs
+ * @stats: per workload results, kept after the run for sysfs; NULL for a
+ *	workload this worker holds no slots for
  */
 struct blkgen_worker {
 	struct llist_head done;
@@ -132,25 +156,58 @@ struct blkgen_worker {
 	unsigned int index;
 	unsigned int cpu;
 	unsigned int inflight;
-	bool polled;
+	unsigned int polled_inflight;
 	bool open;
 	u64 spin_ns;
+	struct llist_node *retry;
+	u64 again_ns;
+	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
-	struct blkgen_stats *stats;
+	struct blkgen_stats **stats;
 };
 
+/*
+ * The slot belongs to the worker again from llist_add on, and the run may
+ * then end: nothing of it is touched after that but the task read before,
+ * which finish_work frees only after an RCU grace period that began after
+ * this read-side section.
+ */
 static void blkgen_end_io(struct bio *bio)
 {
 	struct blkgen_slot *s = bio->bi_private;
 	struct blkgen_worker *w = s->run->w;
+	struct task_struct *task = w->task;
 
+	rcu_read_lock();
 	if (likely(s->stamp))
 		s->end_ns = ktime_get_ns();
 	s->status = bio->bi_status;
-	/* After llist_add the slot belongs to the worker again. */
 	if (llist_add(&s->node, &w->done))
-		wake_up_process(w->task);
+		wake_up_process(task);
+	rcu_read_unlock();
+}
+
+/* (Re)build the slot's bio from sector, opf and size, and submit it. */
+static void blkgen_submit(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	unsigned int i, left, len;
+
+	bio_reset(&s->bio, r->wl->dev.bdev, s->opf);
+	s->bio.bi_iter.bi_sector = s->sector;
+	/* bio_reset() leaves 0, a real queue: poll nothing until started. */
+	s->bio.bi_cookie = BLK_QC_T_NONE;
+	s->bio.bi_end_io = blkgen_end_io;
+	s->bio.bi_private = s;
+	for (i = 0, left = s->size; left; i++, left -= len) {
+		len = min_t(unsigned int, left, PAGE_SIZE);
+		__bio_add_page(&s->bio, s->pages[i], len, 0);
+	}
+	if (s->opf & REQ_POLLED) {
+		r->polled_inflight++;
+		r->w->polled_inflight++;
+	}
+	submit_bio(&s->bio);
 }
 
 /*
@@ -167,8 +224,6 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 {
 	struct blkgen_job *job = r->w->job;
 	struct blkgen_choice c;
-	unsigned int i, left, len;
-	blk_opf_t opf;
 
 	if (READ_ONCE(job->stop) || now >= job->t_deadline)
 		return false;
@@ -181,16 +236,9 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	}
 
 	blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
-	opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | r->wopf :
-			REQ_OP_READ);
-	bio_reset(&s->bio, r->wl->dev.bdev, opf);
-	s->bio.bi_iter.bi_sector = c.offset >> SECTOR_SHIFT;
-	s->bio.bi_end_io = blkgen_end_io;
-	s->bio.bi_private = s;
-	for (i = 0, left = c.size; left; i++, left -= len) {
-		len = min_t(unsigned int, left, PAGE_SIZE);
-		__bio_add_page(&s->bio, s->pages[i], len, 0);
-	}
+	s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | r->wopf :
+			   REQ_OP_READ);
+	s->sector = c.offset >> SECTOR_SHIFT;
 	s->size = c.size;
 	s->write = c.write;
 	s->stamp = r->record;
@@ -198,7 +246,7 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	s->inflight = true;
 	s->start_ns = start;
 	r->w->inflight++;
-	submit_bio(&s->bio);
+	blkgen_submit(r, s);
 	return true;
 }
 
@@ -377,6 +425,8 @@ static void blkgen_ival_finish(struct blkgen_worker *w)
 		struct blkgen_stats *st = r->stats;
 		u64 start;
 
+		if (!st)
+			continue;
 		blkgen_ival(r, end - 1);
 		start = r->ival_end - job->interval_ns;
 		st->ival_open.start_ms = st->ival_cur * job->interval_ms;
@@ -409,15 +459,48 @@ static u64 blkgen_next_due(struct blkgen_worker *w)
 }
 
 /*
- * Nothing completed yet: reap polled I/O, wait for the next arrival
- * (spinning when it is close, else an absolute hrtimer sleep), or sleep
- * until end_io (or stop) wakes us.
+ * Reap polled completions. One bio_poll() per polled workload is enough:
+ * the worker is bound to one CPU, so all its I/O of a workload went to the
+ * one poll queue that CPU maps to, and polling it completes all of them
+ * (their end_io runs here, pushing them onto the done list).
+ */
+static void blkgen_poll(struct blkgen_worker *w)
+{
+	unsigned int i, j, k;
+
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		if (!r->polled_inflight)
+			continue;
+		j = r->poll_next;
+		for (k = 0; k < r->nr_slots; k++) {
+			struct blkgen_slot *s = r->slots[j];
+
+			if (s->inflight &&
+			    READ_ONCE(s->bio.bi_cookie) != BLK_QC_T_NONE) {
+				bio_poll(&s->bio, NULL, BLK_POLL_ONESHOT);
+				break;
+			}
+			if (++j == r->nr_slots)
+				j = 0;
+		}
+		r->poll_next = j;
+	}
+}
+
+/*
+ * Nothing completed yet: wait for the next arrival (spinning when it is
+ * close, else an absolute hrtimer sleep), or sleep until end_io (or stop)
+ * wakes us. With polled I/O in flight or to retry, nothing would wake us:
+ * return at once, the main loop polls again.
  */
 static void blkgen_worker_wait(struct blkgen_worker *w)
 {
 	u64 due = w->open ? blkgen_next_due(w) : U64_MAX;
-	unsigned int i, j;
 
+	if (w->polled_inflight || w->retry)
+		return;
 	if (due != U64_MAX) {
 		u64 now = ktime_get_ns();
 
@@ -431,20 +514,6 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 		}
 	}
 
-	if (w->polled) {
-		for (i = 0; i < w->nr_wl; i++) {
-			struct blkgen_wl_run *r = &w->run[i];
-
-			if (!(r->opf & REQ_POLLED))
-				continue;
-			for (j = 0; j < r->nr_slots; j++)
-				if (r->slots[j]->inflight &&
-				    llist_empty(&w->done))
-					bio_poll(&r->slots[j]->bio, NULL, 0);
-		}
-		if (!llist_empty(&w->done))
-			return;
-	}
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (llist_empty(&w->done) && !READ_ONCE(w->job->stop)) {
 		if (due != U64_MAX) {
@@ -453,10 +522,80 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 			schedule_hrtimeout_range(&expires, BLKGEN_SLACK_NS,
 						 HRTIMER_MODE_ABS);
 		} else {
-			schedule_timeout(w->polled ? 1 : HZ);
+			schedule_timeout(HZ);
 		}
 	}
 	__set_current_state(TASK_RUNNING);
+}
+
+/* A slot that will not be submitted again (the run stops): hand it back. */
+static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	s->inflight = false;
+	r->w->inflight--;
+	if (r->open)
+		blkgen_free_push(r, s, ktime_get_ns());
+}
+
+/*
+ * Submit again the polled I/Os that found no free tag. They keep their
+ * offset, size and intended start (the wait is in their latency). If none
+ * of the worker's polled I/O completes for BLKGEN_AGAIN_NS (a queue
+ * frozen for good, a bio the device would have to split), the run fails.
+ */
+static void blkgen_retry(struct blkgen_worker *w)
+{
+	struct llist_node *n = w->retry;
+	struct blkgen_slot *s;
+	u64 now = ktime_get_ns();
+
+	w->retry = NULL;
+	if (!w->again_ns) {
+		w->again_ns = now;
+	} else if (now - w->again_ns > BLKGEN_AGAIN_NS) {
+		s = llist_entry(n, struct blkgen_slot, node);
+		blkgen_job_set_error(w->job,
+				     "%s: %s: polled I/O refused for %llu s (EAGAIN)",
+				     s->run->wl->group.cg_item.ci_name,
+				     s->run->wl->device,
+				     BLKGEN_AGAIN_NS / NSEC_PER_SEC);
+	}
+	while (n) {
+		s = llist_entry(n, struct blkgen_slot, node);
+		n = n->next;
+		if (READ_ONCE(w->job->stop))
+			blkgen_unissue(s->run, s);
+		else
+			blkgen_submit(s->run, s);
+	}
+}
+
+/* Account what completed and reuse the slots. */
+static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
+{
+	struct blkgen_slot *s, *tmp;
+
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(s, tmp, list, node) {
+		struct blkgen_wl_run *r = s->run;
+
+		if (s->opf & REQ_POLLED) {
+			r->polled_inflight--;
+			w->polled_inflight--;
+			if (unlikely(s->status == BLK_STS_AGAIN)) {
+				s->node.next = w->retry;
+				w->retry = &s->node;
+				continue;
+			}
+			w->again_ns = 0;
+		}
+		blkgen_account(r, s);
+		if (r->open)
+			blkgen_free_push(r, s, s->stamp ? s->end_ns :
+					 ktime_get_ns());
+		else
+			blkgen_issue(r, s);
+	}
 }
 
 /* Open-loop workloads that may still issue. */
@@ -500,7 +639,6 @@ static void blkgen_worker_arrivals(struct blkgen_worker *w,
 static int blkgen_worker_fn(void *data)
 {
 	struct blkgen_worker *w = data;
-	struct blkgen_slot *s, *tmp;
 	struct llist_node *list;
 	struct blk_plug plug;
 	unsigned int i, j;
@@ -530,28 +668,20 @@ static int blkgen_worker_fn(void *data)
 	blk_finish_plug(&plug);
 
 	while (w->inflight || blkgen_open_pending(w)) {
+		if (w->polled_inflight)
+			blkgen_poll(w);
 		list = llist_del_all(&w->done);
-		if (!list && !w->open) {
-			blkgen_worker_wait(w);
-			continue;
+		if (list || w->retry || w->open) {
+			blk_start_plug(&plug);
+			if (list)
+				blkgen_reap(w, list);
+			if (w->retry)
+				blkgen_retry(w);
+			for (i = 0; w->open && i < w->nr_wl; i++)
+				if (w->run[i].open)
+					blkgen_dispatch(&w->run[i]);
+			blk_finish_plug(&plug);
 		}
-		blk_start_plug(&plug);
-		if (list) {
-			list = llist_reverse_order(list);
-			llist_for_each_entry_safe(s, tmp, list, node) {
-				blkgen_account(s->run, s);
-				if (s->run->open)
-					blkgen_free_push(s->run, s, s->stamp ?
-							 s->end_ns :
-							 ktime_get_ns());
-				else
-					blkgen_issue(s->run, s);
-			}
-		}
-		for (i = 0; w->open && i < w->nr_wl; i++)
-			if (w->run[i].open)
-				blkgen_dispatch(&w->run[i]);
-		blk_finish_plug(&plug);
 		if (!list)
 			blkgen_worker_wait(w);
 		cond_resched();
@@ -559,6 +689,7 @@ static int blkgen_worker_fn(void *data)
 
 	blkgen_backlog(w);
 	blkgen_ival_finish(w);
+	complete_all(&w->drained);
 	blkgen_job_worker_done(w->job);
 	/* Stay until kthread_stop(): finish_work owns our teardown. */
 	for (;;) {
@@ -621,6 +752,50 @@ out_free:
 	return NULL;
 }
 
+/* Slots a worker holds for a workload: depth split over the workers. */
+static unsigned int blkgen_nr_slots(const struct blkgen_workload *wl,
+				    unsigned int index, unsigned int nw)
+{
+	return wl->depth / nw + (index < wl->depth % nw);
+}
+
+/**
+ * blkgen_worker_mem() - Memory a worker of the job will allocate.
+ * @job: the job, with wl_run, nr_workers and ival_cap set and patterns
+ *	resolved
+ * @index: worker number in the job
+ *
+ * For each workload it holds slots for: the slots (buffer pages, bio and
+ * vector table), its statistics (two latency histograms) and its ring of
+ * intervals. Nothing for the others.
+ *
+ * Return: bytes.
+ */
+u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index)
+{
+	u64 bytes = sizeof(struct blkgen_worker) +
+		    job->nr_wl_run * (sizeof(struct blkgen_wl_run) +
+				      sizeof(struct blkgen_stats *));
+	unsigned int i, nr, pages;
+
+	for (i = 0; i < job->nr_wl_run; i++) {
+		const struct blkgen_workload *wl = job->wl_run[i];
+
+		nr = blkgen_nr_slots(wl, index, job->nr_workers);
+		if (!nr)
+			continue;
+		pages = DIV_ROUND_UP(wl->pattern.max_size, PAGE_SIZE);
+		bytes += sizeof(struct blkgen_stats) +
+			 (u64)(job->ival_cap + 1) *
+			 sizeof(struct blkgen_interval);
+		bytes += (u64)nr * (sizeof(struct blkgen_slot) +
+				    2 * sizeof(struct blkgen_slot *) +
+				    pages * (PAGE_SIZE + sizeof(struct page *) +
+					     sizeof(struct bio_vec)));
+	}
+	return bytes;
+}
+
 /**
  * blkgen_worker_create() - Allocate a worker and its kthread (not started).
  * @job: the job, with wl_run and nr_wl_run set and devices open
@@ -628,7 +803,9 @@ out_free:
  * @cpu: CPU to bind to
  *
  * Each workload's depth is split evenly over the job's workers (the first
- * depth % nr_workers workers get one more), as is io_limit.
+ * depth % nr_workers workers get one more); so is io_limit, over the
+ * workers that hold slots for the workload. A worker without slots for a
+ * workload allocates nothing for it.
  *
  * Context: process context, job->lock held.
  * Return: the worker, or an ERR_PTR.
@@ -647,13 +824,15 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	if (!w)
 		return ERR_PTR(-ENOMEM);
 	init_llist_head(&w->done);
+	init_completion(&w->drained);
 	w->job = job;
 	w->index = index;
 	w->cpu = cpu;
 	w->nr_wl = job->nr_wl_run;
 	w->spin_ns = (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
 	w->run = kcalloc_node(w->nr_wl, sizeof(*w->run), GFP_KERNEL, node);
-	w->stats = kvcalloc(w->nr_wl, sizeof(*w->stats), GFP_KERNEL);
+	w->stats = kcalloc_node(w->nr_wl, sizeof(*w->stats), GFP_KERNEL,
+				node);
 	if (!w->run || !w->stats)
 		goto out_free;
 
@@ -661,40 +840,45 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_workload *wl = job->wl_run[i];
 		struct blkgen_wl_run *r = &w->run[i];
+		struct blkgen_stats *st;
 
 		r->wl = wl;
 		r->w = w;
-		r->stats = &w->stats[i];
-		blkgen_hist_reset(&r->stats->lat[0]);
-		blkgen_hist_reset(&r->stats->lat[1]);
-		r->stats->ival_cap = job->ival_cap;
-		r->stats->ival = kvcalloc(job->ival_cap,
-					  sizeof(*r->stats->ival), GFP_KERNEL);
-		if (!r->stats->ival)
+		r->nr_slots = blkgen_nr_slots(wl, index, nw);
+		if (!r->nr_slots)
+			continue;
+
+		st = kvzalloc_node(sizeof(*st), GFP_KERNEL, node);
+		if (!st)
+			goto out_free;
+		w->stats[i] = st;
+		r->stats = st;
+		blkgen_hist_reset(&st->lat[0]);
+		blkgen_hist_reset(&st->lat[1]);
+		/* One more than shown: the one the worker may be writing. */
+		st->ival_cap = job->ival_cap + 1;
+		st->ival = kvzalloc_node(array_size(st->ival_cap,
+						    sizeof(*st->ival)),
+					 GFP_KERNEL, node);
+		if (!st->ival)
 			goto out_free;
 
 		/* Workers 0 .. min(depth, nw) - 1 have slots for it. */
 		active = min(wl->depth, nw);
 		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
-				   (u64)index << 32 | i,
-				   index < active ? index : 0, active);
+				   (u64)index << 32 | i, index, active);
 		r->record = job->record;
 		r->quota = U64_MAX;
 		if (job->io_limit) {
 			u32 rem;
 
-			r->quota = div_u64_rem(job->io_limit, nw, &rem);
+			r->quota = div_u64_rem(job->io_limit, active, &rem);
 			r->quota += index < rem;
 		}
-		if (wl->polled) {
-			r->opf |= REQ_POLLED;
-			w->polled = true;
-		}
+		if (wl->polled)
+			r->opf |= REQ_POLLED | REQ_NOWAIT;
 		if (wl->fua)
 			r->wopf |= REQ_FUA;
-		r->nr_slots = wl->depth / nw + (index < wl->depth % nw);
-		if (!r->nr_slots)
-			continue;
 		r->slots = kcalloc_node(r->nr_slots, sizeof(*r->slots),
 					GFP_KERNEL, node);
 		if (!r->slots)
@@ -750,6 +934,36 @@ void blkgen_worker_wake(struct blkgen_worker *w)
 }
 
 /**
+ * blkgen_worker_cpu() - The CPU a worker is bound to.
+ * @w: worker
+ * Return: the CPU number.
+ */
+unsigned int blkgen_worker_cpu(struct blkgen_worker *w)
+{
+	return w->cpu;
+}
+
+/**
+ * blkgen_worker_drained() - Whether a worker has accounted its last I/O.
+ * @w: worker of a started run
+ * Return: true once it has.
+ */
+bool blkgen_worker_drained(struct blkgen_worker *w)
+{
+	return completion_done(&w->drained);
+}
+
+/**
+ * blkgen_worker_wait_drained() - Wait until a worker has no I/O left.
+ * @w: worker of a started run
+ * Context: process context; sleeps.
+ */
+void blkgen_worker_wait_drained(struct blkgen_worker *w)
+{
+	wait_for_completion(&w->drained);
+}
+
+/**
  * blkgen_worker_stop() - End a worker's kthread and drop its task.
  * @w: worker that has called blkgen_job_worker_done() or never ran
  * Context: process context; sleeps until the kthread has exited.
@@ -798,9 +1012,13 @@ void blkgen_worker_destroy(struct blkgen_worker *w)
 	if (!w)
 		return;
 	kfree(w->run);
-	for (i = 0; w->stats && i < w->nr_wl; i++)
-		kvfree(w->stats[i].ival);
-	kvfree(w->stats);
+	for (i = 0; w->stats && i < w->nr_wl; i++) {
+		if (!w->stats[i])
+			continue;
+		kvfree(w->stats[i]->ival);
+		kvfree(w->stats[i]);
+	}
+	kfree(w->stats);
 	kfree(w);
 }
 
@@ -808,10 +1026,11 @@ void blkgen_worker_destroy(struct blkgen_worker *w)
  * blkgen_worker_stats() - A worker's results for one workload.
  * @w: worker
  * @wl: workload index
- * Return: the statistics, updated concurrently while the worker runs.
+ * Return: the statistics, updated concurrently while the worker runs, or
+ * NULL if the worker held no slots for the workload (it has none).
  */
 const struct blkgen_stats *blkgen_worker_stats(struct blkgen_worker *w,
 					       unsigned int wl)
 {
-	return &w->stats[wl];
+	return w->stats[wl];
 }

@@ -274,7 +274,87 @@ static void test_resolve_errors(void)
 	CHECK(rc == 0 && p.start == 10485760 && p.end == 20971520,
 	      "1%%-2%% of 1000 MiB: %llu-%llu", (unsigned long long)p.start,
 	      (unsigned long long)p.end);
+	/* 0.01% of 64 MiB is 6.7 KB: aligned to 64k the first zone is empty. */
+	p = make("64k", "zoned:50/0.01:50/99.99", "0%-100%", 100, 100,
+		 64ULL << 20, 512, &rc);
+	CHECK(rc == BLKGEN_PAT_ZONE, "zone of zero width: rc %d", rc);
+	p = make("4k", "zoned:50/0.01:50/99.99", "0%-100%", 100, 100,
+		 64ULL << 20, 512, &rc);
+	CHECK(rc == 0, "zone of one 4k block: rc %d", rc);
 	(void)p;
+}
+
+/*
+ * blkgen_div_align() divides by any alignment without a division: check it
+ * against the division for every alignment the sizes allow (512 to 1 MiB
+ * in steps of 512) at the extremes and at random offsets up to 2^62.
+ */
+static void test_div_align(void)
+{
+	unsigned long long seed = 42, bad = 0;
+	struct blkgen_pattern p;
+	char bs[32];
+	u64 a, v, k;
+	int rc, i;
+
+	for (a = 512; a <= 1024 * 1024; a += 512) {
+		snprintf(bs, sizeof(bs), "%llu", (unsigned long long)a);
+		p = make(bs, "uniform", "0%-100%", 100, 100, 1ULL << 40, 512,
+			 &rc);
+		if (rc) {
+			bad++;
+			continue;
+		}
+		for (i = 0; i < 64; i++) {
+			switch (i % 4) {
+			case 0:		/* just below and at multiples */
+				k = t_rand(&seed) % ((1ULL << 62) / a);
+				v = k * a - (k ? 1 : 0);
+				break;
+			case 1:
+				k = t_rand(&seed) % ((1ULL << 62) / a);
+				v = k * a;
+				break;
+			case 2:		/* the top of the domain */
+				v = (1ULL << 62) - 1 - t_rand(&seed) % a;
+				break;
+			default:
+				v = t_rand(&seed) >> 2;
+				break;
+			}
+			if (blkgen_div_align(&p, v) != v / a)
+				bad++;
+		}
+	}
+	CHECK(!bad, "blkgen_div_align wrong in %llu cases", bad);
+}
+
+/* A 12k alignment (no power of two): offsets stay aligned and in range. */
+static void test_odd_align(void)
+{
+	struct blkgen_stream st;
+	struct blkgen_choice c;
+	unsigned long outside = 0, unaligned = 0, top = 0;
+	struct blkgen_pattern p;
+	int rc, i;
+
+	p = make("12k/50:16k/50", "zoned:50/30:50/70", "1m-1001m", 100, 100,
+		 2000ULL << 20, 512, &rc);
+	CHECK(rc == 0 && p.align == 12288 && !p.align_shift,
+	      "resolve 12k: rc %d", rc);
+	blkgen_stream_init(&st, &p, 7, 0, 0, 1);
+	for (i = 0; i < 1000000; i++) {
+		blkgen_pattern_next(&p, &st, &c);
+		if (c.offset < p.start || c.offset + c.size > p.end)
+			outside++;
+		if ((c.offset - p.start) % p.align)
+			unaligned++;
+		if (c.offset + c.size > p.end - 16384)
+			top++;
+	}
+	CHECK(!outside && !unaligned && top,
+	      "12k: %lu outside, %lu unaligned, %lu near the end", outside,
+	      unaligned, top);
 }
 
 int main(void)
@@ -287,5 +367,7 @@ int main(void)
 	test_sequential();
 	test_determinism();
 	test_resolve_errors();
+	test_div_align();
+	test_odd_align();
 	return t_exit("pattern");
 }
