@@ -46,6 +46,89 @@ static void expect_err(const char *text, const char *want)
 	profile_free(&p);
 }
 
+/* A value with no text leaves the key unset: nothing to look up. */
+static void expect_unset(const char *text, const char *sec, const char *key)
+{
+	struct profile p = { 0 };
+	char err[512] = "";
+	int i;
+
+	if (profile_parse("t.prof", text, &p, err, sizeof(err))) {
+		CHECK(0, "parse failed: %s", err);
+		goto out;
+	}
+	for (i = 0; i < p.nr_wl && strcmp(p.wl[i].name, sec); i++)
+		;
+	CHECK(i < p.nr_wl && !profile_get(&p.wl[i], key), "[%s] %s is set",
+	      sec, key);
+out:
+	profile_free(&p);
+}
+
+/*
+ * Every profile example in Documentation/ (an indented literal block after
+ * a line ending in '::' that holds a [job] or [workload] section) parses as
+ * printed.
+ */
+static int doc_examples(void)
+{
+	char line[1024], block[16384], err[512];
+	int n = 0, inblock = 0, start = 0, lineno;
+	glob_t g;
+	size_t i;
+
+	if (glob("../../Documentation/*.rst", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		size_t len = 0;
+
+		if (!f)
+			continue;
+		lineno = 0;
+		for (;;) {
+			char *got = fgets(line, sizeof(line), f);
+			int blank = got && line[strspn(line, " \t\n")] == 0;
+			int indented = got && !strncmp(line, "    ", 4);
+
+			lineno += got != NULL;
+			if (inblock && (!got || (!blank && !indented))) {
+				block[len] = 0;
+				if (strstr(block, "[workload")) {
+					struct profile q = { 0 };
+					char name[600];
+
+					snprintf(name, sizeof(name), "%s:%d",
+						 g.gl_pathv[i], start);
+					CHECK(!profile_parse(name, block, &q, err,
+							     sizeof(err)),
+					      "example: %s", err);
+					profile_free(&q);
+					n++;
+				}
+				inblock = 0;
+			}
+			if (!got)
+				break;
+			if (inblock) {
+				const char *t = blank ? "\n" : line + 4;
+
+				if (len + strlen(t) < sizeof(block)) {
+					strcpy(block + len, t);
+					len += strlen(t);
+				}
+			} else if (strstr(line, "::\n")) {
+				inblock = 1;
+				start = lineno + 1;
+				len = 0;
+			}
+		}
+		fclose(f);
+	}
+	globfree(&g);
+	return n;
+}
+
 int main(void)
 {
 	const char *base = "# comment\n[job]\nduration_ms = 30s\nwarmup_ms=500ms\n"
@@ -102,6 +185,21 @@ int main(void)
 	CHECK(profile_set(&p, "bogus=1", err, sizeof(err)) &&
 	      strstr(err, "unknown key 'bogus'"), "%s", err);
 	profile_free(&p);
+
+	/* Comments after values; an empty value is unset. */
+	expect_ok("[job]\nduration_ms = 60s   # a minute\n[workload a]\n",
+		  "job", "duration_ms", "60000");
+	expect_ok("[workload a]\nrdpct = 70%\t; mostly reads\n", "a",
+		  "rdpct", "70");
+	expect_ok("[workload a]\ndevice = /dev/disk/by-id/nvme-x#1\n", "a",
+		  "device", "/dev/disk/by-id/nvme-x#1");
+	expect_unset("[workload a]\ndevice =\n", "a", "device");
+	expect_unset("[workload a]\ndevice = /dev/sdb\ndevice = \n", "a",
+		     "device");
+	expect_unset("[workload a]\ndevice =   # none\n", "a", "device");
+
+	/* The documentation's examples parse as printed. */
+	CHECK(doc_examples() >= 1, "no profile example found in Documentation/");
 
 	/* Every shipped profile parses. */
 	{

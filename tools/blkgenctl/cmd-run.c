@@ -197,13 +197,20 @@ static int prepare(struct profile *p, struct run_opts *o)
 		struct profile_section *w = &p->wl[i];
 		const char *rd = profile_get(w, "rdpct");
 
-		if (!profile_get(w, "device")) {
-			if (!o->nr_devices) {
-				fprintf(stderr, "blkgenctl: %s: workload %s names no device: use --device DEV\n",
-					p->file, w->name);
-				return EXIT_USAGE;
-			}
-			profile_put(w, "device", o->devices[i % o->nr_devices], 0);
+		const char *dev = profile_get(w, "device");
+
+		/* The command line names the devices: it wins, and says so. */
+		if (o->nr_devices) {
+			const char *want = o->devices[i % o->nr_devices];
+
+			if (dev && strcmp(dev, want))
+				fprintf(stderr, "blkgenctl: workload %s: --device %s replaces the profile's device %s\n",
+					w->name, want, dev);
+			profile_put(w, "device", want, 0);
+		} else if (!dev) {
+			fprintf(stderr, "blkgenctl: %s: workload %s names no device: use --device DEV\n",
+				p->file, w->name);
+			return EXIT_USAGE;
 		}
 		if (rd && strcmp(rd, "100")) {
 			writers++;

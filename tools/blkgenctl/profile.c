@@ -222,6 +222,20 @@ char *str_trim(char *s)
 	return s;
 }
 
+/* Remove key from a section (an empty value leaves it unset). */
+static void profile_del(struct profile_section *s, const char *key)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->kv[i].key, key)) {
+			free(s->kv[i].key);
+			free(s->kv[i].value);
+			s->kv[i] = s->kv[--s->nr];
+			return;
+		}
+}
+
 static int set_kv(struct profile_section *s, const char *file, int line,
 		  const char *key, const char *value, char *err, int errlen)
 {
@@ -237,6 +251,10 @@ static int set_kv(struct profile_section *s, const char *file, int line,
 			 nearest ? " (did you mean '" : "",
 			 nearest ? nearest : "", nearest ? "'?)" : "");
 		return -1;
+	}
+	if (!*value) {
+		profile_del(s, key);
+		return 0;
 	}
 	conv = convert(k, value, &why);
 	if (!conv) {
@@ -324,6 +342,13 @@ int profile_parse(const char *file, const char *text, struct profile *p,
 			goto out;
 		}
 		*eq = 0;
+		/* A comment after a value: '#' or ';' after white space. */
+		for (i = 1; eq[i]; i++)
+			if ((eq[i] == '#' || eq[i] == ';') &&
+			    isspace((unsigned char)eq[i - 1])) {
+				eq[i] = 0;
+				break;
+			}
 		if (!cur) {
 			snprintf(err, errlen,
 				 "%s:%d: '%s' outside a section ([job] or [workload NAME])",
