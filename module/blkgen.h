@@ -100,20 +100,24 @@ enum {
 	BLKGEN_NR_SNAP,
 };
 
+#define BLKGEN_SNAP_READERS	4	/* concurrent readers kept apart */
+
 /**
  * struct blkgen_snap - one reader's copy of a binary results file
  * @file: the open file it was taken for (compared, never dereferenced)
- * @run_gen: the run it shows
+ * @results_gen: the results it shows (job->results_gen)
+ * @used: when it last served a read (job->snap_clock), for eviction
  * @data: the file's bytes
  * @len: bytes in @data
  *
- * A read at offset 0 takes a new snapshot; later offsets of the same open
- * file are served from it, so a file read in several calls during a run
- * is one consistent picture.
+ * A read at offset 0 (or at the end of the reader's copy) takes a new
+ * snapshot; other offsets of the same open file are served from it, so a
+ * file read in several calls during a run is one consistent picture.
  */
 struct blkgen_snap {
 	const void *file;
-	u64 run_gen;
+	u64 results_gen;
+	u64 used;
 	void *data;
 	size_t len;
 };
@@ -170,7 +174,7 @@ struct blkgen_workload {
 	struct blkgen_bdev dev;
 	struct blkgen_pattern pattern;
 	u32 run_share;
-	struct blkgen_snap snap[BLKGEN_NR_SNAP];
+	struct blkgen_snap snap[BLKGEN_NR_SNAP][BLKGEN_SNAP_READERS];
 };
 
 /**
@@ -204,6 +208,8 @@ struct blkgen_workload {
  * @ended_gen: generation of the last run torn down; ended_wq wakes on it
  * @ended_wq: stop and rmdir wait here for their run to end
  * @running_node: entry in the module's list of running jobs (hotplug)
+ * @results_gen: counts the times the results were dropped (snapshots)
+ * @snap_clock: counts snapshot reads (eviction order)
  * @run_seed: the seed in use
  * @t_start: run start (ktime ns)
  * @t_measure: end of warmup: the measured window starts here
@@ -247,6 +253,8 @@ struct blkgen_job {
 	u64 ended_gen;
 	wait_queue_head_t ended_wq;
 	struct list_head running_node;
+	u64 results_gen;
+	u64 snap_clock;
 	u64 run_seed;
 	u64 t_start;
 	u64 t_measure;
@@ -300,7 +308,6 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index);
 unsigned int blkgen_worker_cpu(struct blkgen_worker *w);
 bool blkgen_worker_drained(struct blkgen_worker *w);
-void blkgen_worker_wait_drained(struct blkgen_worker *w);
 void blkgen_worker_free_io(struct blkgen_worker *w);
 void blkgen_worker_destroy(struct blkgen_worker *w);
 void blkgen_worker_wake(struct blkgen_worker *w);

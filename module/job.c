@@ -18,6 +18,9 @@ module_param(max_buffer_mb, uint, 0644);
 MODULE_PARM_DESC(max_buffer_mb,
 		 "Largest memory of a job's run (I/O buffers, histograms, time series), in MiB (default 256)");
 
+/* More records than this are refused by max_buffer_mb anyway. */
+#define BLKGEN_MAX_INTERVALS	BIT(24)
+
 static unsigned int max_intervals = 3600;
 module_param(max_intervals, uint, 0644);
 MODULE_PARM_DESC(max_intervals,
@@ -125,6 +128,7 @@ static void blkgen_job_free_workers(struct blkgen_job *job)
 	kfree(job->wl_run);
 	job->wl_run = NULL;
 	job->nr_wl_run = 0;
+	job->results_gen++;	/* snapshots of them are stale */
 }
 
 /**
@@ -157,7 +161,7 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
 	bool write = wl->rdpct < 100;
 	struct block_device *bdev;
-	u32 lbs;
+	u32 lbs, chunk;
 	int ret;
 
 	if (!wl->device[0]) {
@@ -236,7 +240,20 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 				     wl->pattern.max_size);
 		return -EINVAL;
 	}
-	/* REQ_NOWAIT bios that would need splitting are refused. */
+	/*
+	 * REQ_NOWAIT bios that would need splitting are refused. With I/O
+	 * boundaries (chunk_sectors, NVMe NOIOB) only one size that divides
+	 * them keeps every bio inside one: offsets are multiples of it.
+	 */
+	chunk = bdev_get_queue(bdev)->limits.chunk_sectors << SECTOR_SHIFT;
+	if (wl->polled && chunk &&
+	    (wl->bs.nr > 1 || chunk % wl->pattern.max_size)) {
+		blkgen_job_set_error(job,
+				     "%s: %s has %u-byte I/O boundaries: polled I/O needs one size that divides them, not %s (EINVAL)",
+				     wl_name(wl), wl->device, chunk,
+				     wl->bs_str);
+		return -EINVAL;
+	}
 	if (wl->polled &&
 	    (wl->pattern.max_size > queue_max_bytes(bdev_get_queue(bdev)) ||
 	     DIV_ROUND_UP(wl->pattern.max_size, PAGE_SIZE) >
@@ -315,7 +332,7 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 {
 	unsigned int i;
 
-	job->ival_cap = max(max_intervals, 2U);
+	job->ival_cap = clamp(max_intervals, 2U, BLKGEN_MAX_INTERVALS);
 	if (job->duration_ms)
 		job->ival_cap = min_t(u64, job->ival_cap,
 				      div64_u64(job->duration_ms,
@@ -472,7 +489,9 @@ void blkgen_job_worker_done(struct blkgen_job *job)
  * accounted its last I/O. An end_io handler that handed its slot back may
  * still be returning, inside an RCU read-side section: wait for those
  * before the tasks they wake are released, then free the slots and close
- * the devices (releasing exclusive claims) before the state says so.
+ * the devices (releasing exclusive claims) before the state says so. The
+ * job leaves the running list first, so the hotplug callback no longer
+ * touches its workers.
  */
 static void blkgen_job_finish_work(struct work_struct *work)
 {
@@ -481,16 +500,17 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	unsigned int i;
 	u64 now = ktime_get_ns();
 
-	mutex_lock(&job->lock);
+	/* The hotplug callback must be done with the workers first. */
+	mutex_lock(&blkgen_running_lock);
+	list_del_init(&job->running_node);
+	mutex_unlock(&blkgen_running_lock);
 	synchronize_rcu();
+	mutex_lock(&job->lock);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_stop(job->workers[i]);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_free_io(job->workers[i]);
 	blkgen_close_devices(job);
-	mutex_lock(&blkgen_running_lock);
-	list_del_init(&job->running_node);
-	mutex_unlock(&blkgen_running_lock);
 
 	job->t_end = min(now, job->t_deadline);
 	if (test_bit(0, &job->error_set))
@@ -555,11 +575,13 @@ void blkgen_job_stop(struct blkgen_job *job)
 }
 
 /*
- * A CPU is going offline (CPUHP_AP_ONLINE_DYN: it still runs, its
- * interrupts and block queues still work). A run with a worker bound to it
- * fails with the reason, and the worker drains here, so that no worker is
- * left unbound on another CPU. Never takes job->lock (start holds it while
- * it holds the hotplug lock).
+ * A CPU is going offline. A run with a worker bound to that CPU fails with
+ * the reason (unless it is already stopping) and its workers are woken to
+ * drain. The callback does not wait for them: a device that does not
+ * complete (suspended, hung) would then hold up the hotplug and everyone
+ * waiting for it. The kernel moves the draining worker to another CPU;
+ * it issues nothing more. Never takes job->lock (start holds it while it
+ * holds the hotplug lock).
  */
 static int blkgen_cpu_offline(unsigned int cpu)
 {
@@ -568,17 +590,17 @@ static int blkgen_cpu_offline(unsigned int cpu)
 
 	mutex_lock(&blkgen_running_lock);
 	list_for_each_entry(job, &blkgen_running, running_node) {
-		struct blkgen_worker *w = NULL;
+		bool ours = false;
 
 		for (i = 0; i < job->nr_workers; i++)
-			if (blkgen_worker_cpu(job->workers[i]) == cpu)
-				w = job->workers[i];
-		if (!w || blkgen_worker_drained(w))
+			if (blkgen_worker_cpu(job->workers[i]) == cpu &&
+			    !blkgen_worker_drained(job->workers[i]))
+				ours = true;
+		if (!ours || READ_ONCE(job->stop))
 			continue;
 		blkgen_job_set_error(job, "CPU %u went offline", cpu);
 		for (i = 0; i < job->nr_workers; i++)
 			blkgen_worker_wake(job->workers[i]);
-		blkgen_worker_wait_drained(w);
 	}
 	mutex_unlock(&blkgen_running_lock);
 	return 0;
@@ -689,11 +711,16 @@ void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
 			continue;
 		cur = READ_ONCE(st->ival_cur);
 		smp_rmb();	/* pairs with the worker's smp_wmb() */
+		if (index == cur) {
+			src = st->ival_open;	/* a worker that lags */
+			smp_rmb();	/* the copy before the second look */
+			/* Closed meanwhile: its record is in the ring. */
+			cur = READ_ONCE(st->ival_cur);
+			smp_rmb();	/* pairs with the worker's smp_wmb() */
+		}
 		if (index < cur && index + st->ival_cap > cur)
 			src = *blkgen_ival_slot(st, index);
-		else if (index == cur)
-			src = st->ival_open;	/* a worker that lags */
-		else
+		else if (index != cur)
 			continue;
 		smp_rmb();	/* the copy before the index that may void it */
 		if (index + st->ival_cap <= READ_ONCE(st->ival_cur))

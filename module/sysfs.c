@@ -302,11 +302,10 @@ static void *blkgen_intervals_export(struct blkgen_workload *wl,
 	return out;
 }
 
-/* Replace a workload's snapshot @which by a new one. job->lock held. */
+/* Fill snapshot @sn of file @which for reader @file. job->lock held. */
 static int blkgen_snap_take(struct blkgen_workload *wl, int which,
-			    const void *file)
+			    struct blkgen_snap *sn, const void *file)
 {
-	struct blkgen_snap *sn = &wl->snap[which];
 	size_t len = BLKGEN_HIST_FILE_SIZE;
 	void *data;
 
@@ -320,14 +319,40 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 	sn->data = data;
 	sn->len = len;
 	sn->file = file;
-	sn->run_gen = wl->job->run_gen;
+	sn->results_gen = wl->job->results_gen;
 	return 0;
 }
 
 /*
- * Serve a read of a binary results file. A read at offset 0, or one by an
- * open file without a snapshot of the current run, takes a snapshot; the
- * same open file's later offsets are served from it, so a file read in
+ * The snapshot of @file for results file @which: its own if it has one of
+ * the current results, else the least recently used one (to be taken).
+ */
+static struct blkgen_snap *blkgen_snap_find(struct blkgen_workload *wl,
+					    int which, const void *file,
+					    bool *found)
+{
+	struct blkgen_snap *sn = wl->snap[which], *lru = sn;
+	unsigned int i;
+
+	for (i = 0; i < BLKGEN_SNAP_READERS; i++) {
+		if (sn[i].file == file &&
+		    sn[i].results_gen == wl->job->results_gen) {
+			*found = true;
+			return &sn[i];
+		}
+		if (sn[i].used < lru->used)
+			lru = &sn[i];
+	}
+	*found = false;
+	return lru;
+}
+
+/*
+ * Serve a read of a binary results file. A reader (an open file) has its
+ * own snapshot, kept for up to BLKGEN_SNAP_READERS readers at once. A read
+ * at offset 0, at or past the end of the reader's snapshot (a reader that
+ * follows a growing file), or by a reader without one takes a new
+ * snapshot; other offsets are served from it, so a file read in
  * page-sized pieces during a run is one consistent picture.
  */
 static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
@@ -335,16 +360,19 @@ static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 				size_t count)
 {
 	struct blkgen_workload *wl = kobj_to_wl(kobj);
-	struct blkgen_snap *sn = &wl->snap[which];
 	struct blkgen_job *job = wl->job;
+	struct blkgen_snap *sn;
+	bool found;
 	ssize_t ret;
 
 	mutex_lock(&job->lock);
-	if (!off || sn->file != file || sn->run_gen != job->run_gen) {
-		ret = blkgen_snap_take(wl, which, file);
+	sn = blkgen_snap_find(wl, which, file, &found);
+	if (!found || !off || off >= sn->len) {
+		ret = blkgen_snap_take(wl, which, sn, file);
 		if (ret)
 			goto out_unlock;
 	}
+	sn->used = ++job->snap_clock;
 	ret = 0;
 	if (off < sn->len) {
 		ret = min_t(size_t, count, sn->len - off);
@@ -358,10 +386,11 @@ out_unlock:
 /* Free a workload's snapshots (it is being freed). */
 static void blkgen_snap_free(struct blkgen_workload *wl)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < BLKGEN_NR_SNAP; i++)
-		kvfree(wl->snap[i].data);
+		for (j = 0; j < BLKGEN_SNAP_READERS; j++)
+			kvfree(wl->snap[i][j].data);
 }
 
 static ssize_t read_lat_hist_read(struct file *file, struct kobject *kobj,

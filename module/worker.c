@@ -56,6 +56,8 @@ MODULE_PARM_DESC(spin_us,
  * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
  * @free_ns: when the slot became free (open loop: late-arrival test)
+ * @again_ns: polled: when the slot's I/O was first refused with
+ *	BLK_STS_AGAIN since it last went through, 0 if not
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -70,6 +72,7 @@ struct blkgen_slot {
 	u64 start_ns;
 	u64 end_ns;
 	u64 free_ns;
+	u64 again_ns;
 	sector_t sector;
 	blk_opf_t opf;
 	u32 size;
@@ -104,6 +107,8 @@ struct blkgen_slot {
  * @errors_in_row: consecutive failed I/Os
  * @polled_inflight: polled I/Os submitted and not yet popped from done
  * @poll_next: the slot the next bio_poll() looks at first
+ * @poll_all: poll every in-flight bio (a bio-based device such as dm
+ *	completes only the bio it is handed), not one per round
  * @opf: flags added to every bio (REQ_POLLED | REQ_NOWAIT)
  * @wopf: flags added to writes (REQ_FUA)
  */
@@ -126,6 +131,7 @@ struct blkgen_wl_run {
 	unsigned int errors_in_row;
 	unsigned int polled_inflight;
 	unsigned int poll_next;
+	bool poll_all;
 	blk_opf_t opf;
 	blk_opf_t wopf;
 };
@@ -142,7 +148,6 @@ struct blkgen_wl_run {
  * @open: some workload runs open loop
  * @spin_ns: spin_us at start, in ns
  * @retry: polled slots refused with BLK_STS_AGAIN, to submit again
- * @again_ns: when the current spell of refusals began, 0 if none
  * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
@@ -160,7 +165,6 @@ struct blkgen_worker {
 	bool open;
 	u64 spin_ns;
 	struct llist_node *retry;
-	u64 again_ns;
 	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
@@ -236,8 +240,14 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	}
 
 	blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
-	s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | r->wopf :
-			   REQ_OP_READ);
+	/*
+	 * Writes are flagged as O_DIRECT's are (REQ_SYNC | REQ_IDLE), so
+	 * writeback throttling leaves them alone: it would cap them at a few
+	 * in flight and, for polled ones, put the only task that can reap
+	 * them to sleep.
+	 */
+	s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+			   r->wopf : REQ_OP_READ);
 	s->sector = c.offset >> SECTOR_SHIFT;
 	s->size = c.size;
 	s->write = c.write;
@@ -320,9 +330,10 @@ static void blkgen_ival_advance(struct blkgen_wl_run *r, u64 t)
 		st->ival_open.start_ms = st->ival_cur * job->interval_ms;
 		st->ival_open.length_ms = job->interval_ms;
 		*blkgen_ival_slot(st, st->ival_cur) = st->ival_open;
-		memset(&st->ival_open, 0, sizeof(st->ival_open));
 		smp_wmb();	/* the record before the index that shows it */
 		WRITE_ONCE(st->ival_cur, st->ival_cur + 1);
+		/* Readers of the open interval look at the ring from now on. */
+		memset(&st->ival_open, 0, sizeof(st->ival_open));
 		r->ival_end += job->interval_ns;
 	}
 }
@@ -435,6 +446,8 @@ static void blkgen_ival_finish(struct blkgen_worker *w)
 		*blkgen_ival_slot(st, st->ival_cur) = st->ival_open;
 		smp_wmb();	/* as in blkgen_ival_advance() */
 		WRITE_ONCE(st->ival_cur, st->ival_cur + 1);
+		/* Counted in the ring now; a reader must not add it again. */
+		memset(&st->ival_open, 0, sizeof(st->ival_open));
 	}
 }
 
@@ -459,10 +472,12 @@ static u64 blkgen_next_due(struct blkgen_worker *w)
 }
 
 /*
- * Reap polled completions. One bio_poll() per polled workload is enough:
- * the worker is bound to one CPU, so all its I/O of a workload went to the
- * one poll queue that CPU maps to, and polling it completes all of them
- * (their end_io runs here, pushing them onto the done list).
+ * Reap polled completions. On a blk-mq device one bio_poll() per polled
+ * workload is enough: the worker is bound to one CPU, so all its I/O of a
+ * workload went to the one poll queue that CPU maps to, and polling it
+ * completes all of them (their end_io runs here, pushing them onto the
+ * done list). A bio-based device (dm) completes only the bio it is
+ * handed: poll each. The next round starts after the slot just polled.
  */
 static void blkgen_poll(struct blkgen_worker *w)
 {
@@ -477,13 +492,14 @@ static void blkgen_poll(struct blkgen_worker *w)
 		for (k = 0; k < r->nr_slots; k++) {
 			struct blkgen_slot *s = r->slots[j];
 
+			if (++j == r->nr_slots)
+				j = 0;
 			if (s->inflight &&
 			    READ_ONCE(s->bio.bi_cookie) != BLK_QC_T_NONE) {
 				bio_poll(&s->bio, NULL, BLK_POLL_ONESHOT);
-				break;
+				if (!r->poll_all)
+					break;
 			}
-			if (++j == r->nr_slots)
-				j = 0;
 		}
 		r->poll_next = j;
 	}
@@ -539,9 +555,9 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 
 /*
  * Submit again the polled I/Os that found no free tag. They keep their
- * offset, size and intended start (the wait is in their latency). If none
- * of the worker's polled I/O completes for BLKGEN_AGAIN_NS (a queue
- * frozen for good, a bio the device would have to split), the run fails.
+ * offset, size and intended start (the wait is in their latency). An I/O
+ * refused for BLKGEN_AGAIN_NS (a queue frozen for good, a bio the device
+ * would have to split) fails the run.
  */
 static void blkgen_retry(struct blkgen_worker *w)
 {
@@ -550,19 +566,19 @@ static void blkgen_retry(struct blkgen_worker *w)
 	u64 now = ktime_get_ns();
 
 	w->retry = NULL;
-	if (!w->again_ns) {
-		w->again_ns = now;
-	} else if (now - w->again_ns > BLKGEN_AGAIN_NS) {
-		s = llist_entry(n, struct blkgen_slot, node);
-		blkgen_job_set_error(w->job,
-				     "%s: %s: polled I/O refused for %llu s (EAGAIN)",
-				     s->run->wl->group.cg_item.ci_name,
-				     s->run->wl->device,
-				     BLKGEN_AGAIN_NS / NSEC_PER_SEC);
-	}
 	while (n) {
 		s = llist_entry(n, struct blkgen_slot, node);
 		n = n->next;
+		if (!s->again_ns) {
+			s->again_ns = now;
+		} else if (now - s->again_ns > BLKGEN_AGAIN_NS) {
+			blkgen_job_set_error(w->job,
+					     "%s: %s: a polled I/O of %u bytes at %llu was refused for %llu s (EAGAIN)",
+					     s->run->wl->group.cg_item.ci_name,
+					     s->run->wl->device, s->size,
+					     (u64)s->sector << SECTOR_SHIFT,
+					     BLKGEN_AGAIN_NS / NSEC_PER_SEC);
+		}
 		if (READ_ONCE(w->job->stop))
 			blkgen_unissue(s->run, s);
 		else
@@ -587,7 +603,7 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 				w->retry = &s->node;
 				continue;
 			}
-			w->again_ns = 0;
+			s->again_ns = 0;
 		}
 		blkgen_account(r, s);
 		if (r->open)
@@ -785,9 +801,10 @@ u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index)
 		if (!nr)
 			continue;
 		pages = DIV_ROUND_UP(wl->pattern.max_size, PAGE_SIZE);
-		bytes += sizeof(struct blkgen_stats) +
-			 (u64)(job->ival_cap + 1) *
-			 sizeof(struct blkgen_interval);
+		/* kvzalloc() takes whole page orders from kmalloc first. */
+		bytes += PAGE_SIZE << get_order(sizeof(struct blkgen_stats));
+		bytes += PAGE_SIZE << get_order(((u64)job->ival_cap + 1) *
+						sizeof(struct blkgen_interval));
 		bytes += (u64)nr * (sizeof(struct blkgen_slot) +
 				    2 * sizeof(struct blkgen_slot *) +
 				    pages * (PAGE_SIZE + sizeof(struct page *) +
@@ -875,8 +892,11 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			r->quota = div_u64_rem(job->io_limit, active, &rem);
 			r->quota += index < rem;
 		}
-		if (wl->polled)
+		if (wl->polled) {
 			r->opf |= REQ_POLLED | REQ_NOWAIT;
+			r->poll_all =
+				!queue_is_mq(bdev_get_queue(wl->dev.bdev));
+		}
 		if (wl->fua)
 			r->wopf |= REQ_FUA;
 		r->slots = kcalloc_node(r->nr_slots, sizeof(*r->slots),
@@ -951,16 +971,6 @@ unsigned int blkgen_worker_cpu(struct blkgen_worker *w)
 bool blkgen_worker_drained(struct blkgen_worker *w)
 {
 	return completion_done(&w->drained);
-}
-
-/**
- * blkgen_worker_wait_drained() - Wait until a worker has no I/O left.
- * @w: worker of a started run
- * Context: process context; sleeps.
- */
-void blkgen_worker_wait_drained(struct blkgen_worker *w)
-{
-	wait_for_completion(&w->drained);
 }
 
 /**
