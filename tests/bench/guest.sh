@@ -6,7 +6,9 @@
 # ROUNDS. blkgen at depth 1 and 32; fio io_uring (fixed buffers,
 # registered files, batched submission) and fio libaio at the same depths;
 # the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers; blkgen
-# at depth 32 with latency recording off (module parameter latency=0).
+# at depth 32 with latency recording off (module parameter latency=0);
+# then blkgen on the emulated NVMe drive at depth 1 with interrupts and
+# polled (nvme.poll_queues), IOPS and mean latency.
 # Prints "bench: NAME IOPS" lines, then the ratios.
 set -u
 dev=${BENCH_DEV:-/dev/nullb0}
@@ -24,18 +26,23 @@ record() {
 	fi
 }
 
+# blkgen_iops CPUS DEPTH [DEVICE [POLLED]]: IOPS; the mean latency in
+# ns goes to $work/mean.
 blkgen_iops() {
-	local cpus=$1 depth=$2 reads
+	local cpus=$1 depth=$2 reads sum
 	mkdir $cfs/b
 	echo "$cpus" > $cfs/b/cpus
 	echo 1000 > $cfs/b/warmup_ms
 	echo $((secs * 1000)) > $cfs/b/duration_ms
 	mkdir $cfs/b/workloads/w
-	echo "$dev" > $cfs/b/workloads/w/device
+	echo "${3:-$dev}" > $cfs/b/workloads/w/device
 	echo "$depth" > $cfs/b/workloads/w/depth
+	echo "${4:-0}" > $cfs/b/workloads/w/polled
 	echo start > $cfs/b/state
 	while [ "$(cat $cfs/b/state)" = running ]; do sleep 0.2; done
 	reads=$(cat /sys/kernel/blkgen/b/w/read_ios)
+	sum=$(od -An -t u8 -j 24 -N 8 /sys/kernel/blkgen/b/w/read_lat_hist | tr -d ' ')
+	echo $((sum / (reads > 0 ? reads : 1))) > "$work/mean"
 	rmdir $cfs/b/workloads/w $cfs/b
 	echo $((reads / secs))
 }
@@ -57,8 +64,17 @@ bare_iops() {
 	dmesg | sed -n 's/.*blkgen_bare: .* \([0-9]*\) IOPS$/\1/p' | tail -n 1
 }
 
+work=$(mktemp -d)
+nvme=${BENCH_NVME:-/dev/nvme0n1}
+declare -A mean
 modprobe blkgen || exit 1
 for r in $(seq "$rounds"); do
+	if [ -b "$nvme" ] && [ "$(cat "/sys/block/${nvme#/dev/}/queue/io_poll")" = 1 ]; then
+		for p in 0 1; do
+			record "nvme-qd1-polled$p" "$(blkgen_iops 0 1 "$nvme" $p)" "$r"
+			mean[nvme-qd1-polled$p]="${mean[nvme-qd1-polled$p]:-} $(cat "$work/mean")"
+		done
+	fi
 	for d in 1 32; do
 		record "blkgen-qd$d" "$(blkgen_iops 0 $d)" "$r"
 		record "io_uring-qd$d" "$(fio_iops io_uring $d)" "$r"
@@ -85,3 +101,11 @@ for d in 1 32; do
 done
 echo "bench: two workers / one (qd32 each) $(ratio "${best[blkgen-2workers-qd64]}" "${best[blkgen-qd32]}")"
 echo "bench: latency recording on / off (qd32) $(ratio "${best[blkgen-qd32]}" "${best[blkgen-qd32-nolat]}")"
+if [ -n "${best[nvme-qd1-polled1]:-}" ]; then
+	for p in 0 1; do
+		printf 'bench: %-22s %10s IOPS, mean latency per round (ns):%s\n' \
+			"nvme-qd1-polled$p" "${best[nvme-qd1-polled$p]}" "${mean[nvme-qd1-polled$p]}"
+	done
+	echo "bench: NVMe qd1 polled / interrupt $(ratio "${best[nvme-qd1-polled1]}" "${best[nvme-qd1-polled0]}")"
+fi
+rm -rf "$work"
