@@ -7,6 +7,9 @@
 #   make C=1             also run sparse over the module sources
 #   make check           the test suite (host, static checks, QEMU VMs)
 #   make check KERNELS=6.12   limit the VM tier to matching kernels
+#   make check DEBUG_KERNEL=0 skip the debug kernel (KASAN, lockdep) tier
+#   make debug-kernel          build the VM's debug kernel (cached; boot it
+#                              with tests/vm/run.sh --debug-kernel)
 #   make bench [KERNEL=6.12]   IOPS of blkgen, fio and a bare loop in the VM
 #   make vmshell [KERNEL=6.12] boot the test VM with an interactive shell
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
@@ -29,8 +32,8 @@ VERSION := 0.1
 # The kernel release the module is built for (KDIR's), for install.
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
-.PHONY: all module tool unit check bench vmshell demo man install uninstall \
-	dkms-install dkms-uninstall clean help
+.PHONY: all module tool unit check debug-kernel bench vmshell demo man \
+	install uninstall dkms-install dkms-uninstall clean help
 
 all: module tool
 
@@ -48,7 +51,10 @@ unit:
 	$(MAKE) -C tests/unit V=$(V)
 
 check:
-	KERNELS="$(KERNELS)" tests/check.sh
+	KERNELS="$(KERNELS)" DEBUG_KERNEL="$(DEBUG_KERNEL)" tests/check.sh
+
+debug-kernel:
+	tests/vm/debug-kernel.sh
 
 bench: tool
 	KERNEL="$(KERNEL)" tests/bench/run.sh
@@ -110,4 +116,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'

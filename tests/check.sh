@@ -7,11 +7,14 @@
 # tool, host unit tests under sanitizers, static checks (sparse,
 # checkpatch --strict, shellcheck), the module built for every installed
 # Debian kernel, then each kernel booted under QEMU running the in-VM
-# suites. Ends with "N passed, N failed, N skipped" and exits non-zero if
-# anything failed.
+# suites, the demo, and last the debug kernel (tests/vm/debug-kernel.sh:
+# KASAN, lockdep, kmemleak; cached after its first build) booted with the
+# same suites. Ends with "N passed, N failed, N skipped" and exits non-zero
+# if anything failed.
 #
 # Environment: KERNELS="6.1 6.12" limits the kernels (default: all
-# installed); VM=0 skips the VM tier (quick host-only run).
+# installed); VM=0 skips the VM tiers (quick host-only run);
+# DEBUG_KERNEL=0 skips the debug kernel.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -118,6 +121,19 @@ if [ "${VM:-1}" != 0 ]; then
 	}
 	if [ -n "$newest" ]; then
 		step "demo: make demo (short)" demo_check
+	fi
+fi
+
+if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
+	say "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
+	step "build: debug kernel" tests/vm/debug-kernel.sh
+	if grep -qx 'PASS build: debug kernel' "$results"; then
+		fails_before=$(grep -c '^FAIL' "$results")
+		tests/vm/run.sh --debug-kernel --results "$results"
+		rc=$?
+		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
+			echo "FAIL vm: tests/vm/run.sh --debug-kernel exited $rc" | tee -a "$results"
+		fi
 	fi
 fi
 

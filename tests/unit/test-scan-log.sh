@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Description: the VM log scanner flags kernel BUG/WARNING/hung-task lines
-# (also with the serial console's CR LF) and ignores test output that only
-# mentions those words.
+# (also with the serial console's CR LF) and the kmemleak leaks the guest's
+# init reports, and ignores test output that only mentions those words.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 scan=$here/../vm/scan-log.sh
@@ -24,4 +24,7 @@ expect clean console-clean.txt
 expect flagged console-warn.txt
 expect flagged console-bug-crlf.txt
 expect flagged console-hung.txt
+expect flagged console-kernel-bug.txt
+expect flagged console-kmemleak.txt
+expect clean console-kmemleak-none.txt
 exit $fail

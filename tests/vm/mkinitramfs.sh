@@ -12,7 +12,10 @@
 #
 # Environment: VM_MODE (test|shell), VM_TESTS, VM_NULLB_ARGS, VM_NVME_ARGS,
 # VM_MODULES (extra kernel modules), VM_FILES ("SRC:DEST ..." extra files),
-# VM_TEST_TIMEOUT.
+# VM_TEST_TIMEOUT, VM_KDIR: the build tree of a kernel that has everything
+# built in and no /lib/modules/RELEASE (the debug kernel): each wanted
+# module must be listed in its modules.builtin, which is installed so that
+# modprobe of a built-in driver succeeds; blkgen.ko is the only module.
 set -eu
 
 rel=$1
@@ -43,8 +46,23 @@ for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup; 
 done
 copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
 
-# Kernel modules: each wanted module and its dependencies, decompressed.
 want="configfs null_blk nvme dm_mod ext4 crc32c_generic ${VM_MODULES:-}"
+mkdir -p "$root$moddir"
+if [ -n "${VM_KDIR:-}" ]; then
+	# Everything built in: check it, and index it for the guest's modprobe.
+	for f in modules.builtin modules.builtin.modinfo modules.order; do
+		if [ -e "$VM_KDIR/$f" ]; then cp "$VM_KDIR/$f" "$root$moddir/"; fi
+	done
+	for m in $want; do
+		tr - _ < "$VM_KDIR/modules.builtin" | grep -q "/${m//-/_}\.ko\$" || {
+			echo "mkinitramfs: $rel has no built-in $m (add it to tests/vm/debug-kernel.config)" >&2
+			exit 1
+		}
+	done
+	want=
+fi
+
+# Kernel modules: each wanted module and its dependencies, decompressed.
 for m in $want; do
 	modprobe -S "$rel" --show-depends "$m" 2>/dev/null || {
 		echo "mkinitramfs: $rel has no module $m" >&2
@@ -64,9 +82,11 @@ while read -r path; do
 	esac
 done
 install -D -m 644 "$ko" "$root$moddir/extra/blkgen.ko"
-for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
-done
+if [ -z "${VM_KDIR:-}" ]; then
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
+	done
+fi
 depmod -b "$root" "$rel"
 
 # Test suites and configuration.

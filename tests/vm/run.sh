@@ -11,10 +11,14 @@
 #
 #   --kernel PAT     kernels whose release is PAT or starts with PAT. or
 #                    PAT- (e.g. 6.1, 6.12); repeatable; default: all
+#   --debug-kernel   boot the debug kernel too (without --kernel: only it),
+#                    built or taken from its cache by debug-kernel.sh
+#                    (KASAN, lockdep, kmemleak; drivers built in; named
+#                    debug-6.12); its timeouts are 3 times longer
 #   --shell          boot one kernel with an interactive shell instead
 #   --tests "T ..."  tests or groups to run (default: all)
 #   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
-#   --timeout SEC    wall-clock limit per boot (default 1200)
+#   --timeout SEC    wall-clock limit per boot (default 1200; debug 3600)
 #   --cpus N         vCPUs (default 2)
 #   --mem MB         guest memory (default 2048)
 #   --nvme-args A    nvme module parameters (default "poll_queues=1")
@@ -33,7 +37,8 @@ vm=$top/tests/vm
 patterns=()
 mode='test'
 results=
-timeout_s=1200
+debug=0
+timeout_s=
 cpus=2
 mem=2048
 append=
@@ -42,13 +47,14 @@ export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) patterns+=("$2"); shift ;;
+	--debug-kernel) debug=1 ;;
 	--shell) mode=shell ;;
 	--tests) VM_TESTS=$2; shift ;;
 	--results) results=$2; shift ;;
@@ -73,34 +79,83 @@ record() {
 	return 0
 }
 
-mapfile -t rels < <("$vm/kernels.sh" "${patterns[@]}")
-if [ ${#rels[@]} -eq 0 ]; then
-	echo "run.sh: no bootable kernel with headers matches '${patterns[*]:-}'" \
-	     "(install linux-image-amd64 and linux-headers-amd64)" >&2
-	record FAIL "vm: no kernel matching '${patterns[*]:-}'"
-	exit 1
+# Each boot: its name (the release, or debug-X.Y), the kernel release,
+# image and build tree, and for the debug kernel (drivers built in) their
+# parameters on the kernel command line.
+names=() rels=() images=() kdirs=() builtin=()
+status=0
+if [ ${#patterns[@]} -gt 0 ] || [ "$debug" = 0 ]; then
+	mapfile -t found < <("$vm/kernels.sh" "${patterns[@]}")
+	if [ ${#found[@]} -eq 0 ]; then
+		echo "run.sh: no bootable kernel with headers matches '${patterns[*]:-}'" \
+		     "(install linux-image-amd64 and linux-headers-amd64)" >&2
+		record FAIL "vm: no kernel matching '${patterns[*]:-}'"
+		exit 1
+	fi
+	for rel in "${found[@]}"; do
+		names+=("$rel") rels+=("$rel") images+=("/boot/vmlinuz-$rel")
+		kdirs+=("/lib/modules/$rel/build") builtin+=(0)
+	done
 fi
-[ "$mode" = shell ] && rels=("${rels[-1]}")
+if [ "$debug" = 1 ]; then
+	# The last line of debug-kernel.sh's output: KERNEL=... KDIR=...
+	line=$("$vm/debug-kernel.sh") && line=$(echo "$line" | tail -n 1)
+	if [ $? -eq 0 ] && [[ $line == KERNEL=*\ KDIR=* ]]; then
+		kdir=${line#* KDIR=}
+		image=${line%% KDIR=*}
+		rel=$(cat "$kdir/include/config/kernel.release")
+		names+=("debug-$(echo "$rel" | cut -d . -f 1-2)") rels+=("$rel")
+		images+=("${image#KERNEL=}") kdirs+=("$kdir") builtin+=(1)
+	else
+		echo "run.sh: debug kernel build failed" >&2
+		record FAIL "debug: vm (debug kernel build)"
+		status=1
+	fi
+fi
+[ ${#names[@]} -gt 0 ] || exit 1
+if [ "$mode" = shell ]; then
+	names=("${names[-1]}") rels=("${rels[-1]}") images=("${images[-1]}")
+	kdirs=("${kdirs[-1]}") builtin=("${builtin[-1]}")
+fi
+
+# builtin_params MODULE "k=v ...": the parameters on the kernel command line.
+builtin_params() {
+	local kv
+	for kv in $2; do
+		printf ' %s.%s' "$1" "$kv"
+	done
+}
 
 if [ ! -x "$top/tools/blkgenctl/blkgenctl" ]; then
 	make -s -C "$top/tools/blkgenctl" || exit 1
 fi
 
-status=0
-for rel in "${rels[@]}"; do
-	out=$top/build/vm/$rel
+test_timeout=${VM_TEST_TIMEOUT:-300}
+for i in "${!names[@]}"; do
+	name=${names[$i]} rel=${rels[$i]}
+	out=$top/build/vm/$name
 	mkdir -p "$out"
 	log=$out/console.log
+	cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc=reliable loglevel=5"
+	boot_timeout=${timeout_s:-1200}
+	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR=
+	if [ "${builtin[$i]}" = 1 ]; then
+		# KASAN, lockdep and kmemleak under TCG: 3 times longer.
+		boot_timeout=${timeout_s:-3600}
+		VM_TEST_TIMEOUT=$((test_timeout * 3))
+		VM_KDIR=${kdirs[$i]}
+		cmdline+="$(builtin_params null_blk "$VM_NULLB_ARGS")$(builtin_params nvme "$VM_NVME_ARGS")"
+	fi
 
-	if ! ko=$("$vm/build-module.sh" "/lib/modules/$rel/build" "$top/build/kernels/$rel"); then
-		echo "run.sh: $rel: module build failed" >&2
-		record FAIL "$rel: vm"
+	if ! ko=$("$vm/build-module.sh" "${kdirs[$i]}" "$top/build/kernels/$name"); then
+		echo "run.sh: $name: module build failed" >&2
+		record FAIL "$name: vm"
 		status=1
 		continue
 	fi
 	if ! "$vm/mkinitramfs.sh" "$rel" "$ko" "$out/root" "$out/initrd.cpio"; then
-		echo "run.sh: $rel: initramfs build failed" >&2
-		record FAIL "$rel: vm"
+		echo "run.sh: $name: initramfs build failed" >&2
+		record FAIL "$name: vm"
 		status=1
 		continue
 	fi
@@ -109,8 +164,8 @@ for rel in "${rels[@]}"; do
 
 	qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max
 	      -smp "$cpus" -m "$mem" -no-reboot
-	      -kernel "/boot/vmlinuz-$rel" -initrd "$out/initrd.cpio"
-	      -append "console=ttyS0 rdinit=/init panic=-1 oops=panic tsc=reliable loglevel=5 $append"
+	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
+	      -append "$cmdline $append"
 	      -drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
 	      -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
 
@@ -118,40 +173,40 @@ for rel in "${rels[@]}"; do
 		exec "${qemu[@]}" -nographic
 	fi
 
-	echo "== $rel: booting (log: ${log#"$top"/})"
+	echo "== $name: booting (log: ${log#"$top"/})"
 	start=$(date +%s)
 	if [ "$mode" = cmd ]; then
-		timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
+		timeout -k 10 "$boot_timeout" "${qemu[@]}" -display none -monitor none \
 			-serial stdio < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
-			grep --line-buffered -vE '^\[ *[0-9.]+\] ' | sed -u "s/^/[$rel] /"
+			grep --line-buffered -vE '^\[ *[0-9.]+\] ' | sed -u "s/^/[$name] /"
 		grep -q '^blkgen-vm: command exited 0' "$log" || status=1
 		# A kernel BUG/WARNING during the command fails it too.
 		if "$vm/scan-log.sh" "$log" >&2; then
-			echo "run.sh: $rel: kernel problems in the log (${log#"$top"/})" >&2
+			echo "run.sh: $name: kernel problems in the log (${log#"$top"/})" >&2
 			status=1
 		fi
 		continue
 	fi
-	timeout -k 10 "$timeout_s" "${qemu[@]}" -display none -monitor none \
+	timeout -k 10 "$boot_timeout" "${qemu[@]}" -display none -monitor none \
 		-serial stdio < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 		grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
-		sed -u "s/^/[$rel] /"
+		sed -u "s/^/[$name] /"
 	qrc=${PIPESTATUS[0]}
-	echo "== $rel: finished in $(( $(date +%s) - start )) s"
+	echo "== $name: finished in $(( $(date +%s) - start )) s"
 
 	# Per-test results from the KTAP lines.
 	while read -r line; do
 		case $line in
-		"not ok "*) record FAIL "$rel: $(echo "$line" | awk '{ print $4 }')"; status=1 ;;
-		"ok "*"# SKIP"*) record SKIP "$rel: $(echo "$line" | awk '{ print $3 }')" ;;
-		"ok "*) record PASS "$rel: $(echo "$line" | awk '{ print $3 }')" ;;
+		"not ok "*) record FAIL "$name: $(echo "$line" | awk '{ print $4 }')"; status=1 ;;
+		"ok "*"# SKIP"*) record SKIP "$name: $(echo "$line" | awk '{ print $3 }')" ;;
+		"ok "*) record PASS "$name: $(echo "$line" | awk '{ print $3 }')" ;;
 		esac
 	done < <(grep -E '^(not )?ok [0-9]+ ' "$log")
 
 	# The run as a whole: finished, and the kernel stayed quiet.
 	why=
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-		why="guest timed out after ${timeout_s}s"
+		why="guest timed out after ${boot_timeout}s"
 	elif ! grep -q '^blkgen-vm: run_tests exited' "$log"; then
 		why="guest did not finish the tests (qemu exit $qrc)"
 	elif ! grep -qE '^(not )?ok [0-9]+ ' "$log"; then
@@ -161,11 +216,11 @@ for rel in "${rels[@]}"; do
 		why="${why:+$why; }kernel log: $(echo "$bad" | head -n 1)"
 	fi
 	if [ -n "$why" ]; then
-		echo "[$rel] not ok: $why"
-		record FAIL "$rel: vm boot, run and power-off with a clean kernel log"
+		echo "[$name] not ok: $why"
+		record FAIL "$name: vm boot, run and power-off with a clean kernel log"
 		status=1
 	else
-		record PASS "$rel: vm boot, run and power-off with a clean kernel log"
+		record PASS "$name: vm boot, run and power-off with a clean kernel log"
 	fi
 done
 exit $status
