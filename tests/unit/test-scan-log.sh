@@ -27,4 +27,5 @@ expect flagged console-hung.txt
 expect flagged console-kernel-bug.txt
 expect flagged console-kmemleak.txt
 expect clean console-kmemleak-none.txt
+expect flagged console-interleaved.txt
 exit $fail
