@@ -218,7 +218,6 @@ struct blkgen_workload {
  * @interval_ns: @interval_ms in ns, for the run
  * @ival_cap: interval records shown per workload in this run (the rings
  *	hold one more, the one a worker may be writing)
- * @mem_bytes: memory of the run's workers (buffers, statistics, rings)
  * @record: latencies are recorded in this run (module parameter latency)
  */
 struct blkgen_job {
@@ -262,7 +261,6 @@ struct blkgen_job {
 	u64 t_end;
 	u64 interval_ns;
 	u32 ival_cap;
-	u64 mem_bytes;
 	bool record;
 };
 

@@ -331,19 +331,19 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 static int blkgen_job_size_run(struct blkgen_job *job)
 {
 	unsigned int i;
+	u64 bytes = 0;
 
 	job->ival_cap = clamp(max_intervals, 2U, BLKGEN_MAX_INTERVALS);
 	if (job->duration_ms)
 		job->ival_cap = min_t(u64, job->ival_cap,
 				      div64_u64(job->duration_ms,
 						job->interval_ms) + 2);
-	job->mem_bytes = 0;
 	for (i = 0; i < job->nr_workers; i++)
-		job->mem_bytes += blkgen_worker_mem(job, i);
-	if (job->mem_bytes > (u64)max_buffer_mb << 20) {
+		bytes += blkgen_worker_mem(job, i);
+	if (bytes > (u64)max_buffer_mb << 20) {
 		blkgen_job_set_error(job,
 				     "a run needs %llu MiB (I/O buffers, statistics), above max_buffer_mb=%u (ENOMEM)",
-				     DIV_ROUND_UP_ULL(job->mem_bytes, 1 << 20),
+				     DIV_ROUND_UP_ULL(bytes, 1 << 20),
 				     max_buffer_mb);
 		return -ENOMEM;
 	}
