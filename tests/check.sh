@@ -7,9 +7,10 @@
 # tool, host unit tests under sanitizers, static checks (sparse,
 # checkpatch --strict, shellcheck), the module built for every installed
 # Debian kernel, then each kernel booted under QEMU running the in-VM
-# suites, the demo, and last the debug kernel (tests/vm/debug-kernel.sh:
-# KASAN, lockdep, kmemleak; cached after its first build) booted with the
-# same suites. Ends with "N passed, N failed, N skipped" and exits non-zero
+# suites (then booted again in QEMU's icount mode for the timing tests),
+# the demo, and last the debug kernel (tests/vm/debug-kernel.sh: KASAN,
+# lockdep, kmemleak; cached after its first build) booted the same two
+# ways. Ends with "N passed, N failed, N skipped" and exits non-zero
 # if anything failed.
 #
 # Environment: KERNELS="6.1 6.12" limits the kernels (default: all
@@ -112,6 +113,14 @@ if [ "${VM:-1}" != 0 ]; then
 		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
 			echo "FAIL vm: tests/vm/run.sh exited $rc" | tee -a "$results"
 		fi
+		# The timing tests, in QEMU's icount mode (guest time is an
+		# instruction count: the host's load does not move them).
+		fails_before=$(grep -c '^FAIL' "$results")
+		tests/vm/run.sh --icount "${vmargs[@]}" --results "$results"
+		rc=$?
+		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
+			echo "FAIL vm: tests/vm/run.sh --icount exited $rc" | tee -a "$results"
+		fi
 	fi
 	# The README's first command, shortened: corners of 1 s, a 2-point curve.
 	demo_check() {
@@ -139,6 +148,12 @@ if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
 		rc=$?
 		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
 			echo "FAIL vm: tests/vm/run.sh --debug-kernel exited $rc" | tee -a "$results"
+		fi
+		fails_before=$(grep -c '^FAIL' "$results")
+		tests/vm/run.sh --debug-kernel --icount --results "$results"
+		rc=$?
+		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
+			echo "FAIL vm: tests/vm/run.sh --debug-kernel --icount exited $rc" | tee -a "$results"
 		fi
 	fi
 fi

@@ -41,7 +41,7 @@ copy_exe() {
 copy_exe /bin/busybox /bin/busybox
 copy_exe /usr/bin/bash /usr/bin/bash
 ln -s ../usr/bin/bash "$root/bin/bash"
-for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup; do
+for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt; do
 	if [ -x "$exe" ]; then copy_exe "$exe"; fi
 done
 copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl

@@ -15,6 +15,12 @@
 #                    built or taken from its cache by debug-kernel.sh
 #                    (KASAN, lockdep, kmemleak; drivers built in; named
 #                    debug-6.12); its timeouts are 3 times longer
+#   --icount         deterministic time: QEMU's icount mode (one guest
+#                    instruction is one virtual ns; the host's load and
+#                    timer jitter vanish); boots are named NAME-icount
+#                    and without --tests run the timing tests (those
+#                    whose requires() calls _have_icount); 6.1 gets one
+#                    vCPU (it hangs bringing up a second under icount)
 #   --shell          boot one kernel with an interactive shell instead
 #   --tests "T ..."  tests or groups to run (default: all)
 #   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
@@ -38,8 +44,9 @@ patterns=()
 mode='test'
 results=
 debug=0
+icount=0
 timeout_s=
-cpus=2
+cpus=
 mem=2048
 append=
 export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD=''
@@ -47,7 +54,7 @@ export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -55,6 +62,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) patterns+=("$2"); shift ;;
 	--debug-kernel) debug=1 ;;
+	--icount) icount=1 ;;
 	--shell) mode=shell ;;
 	--tests) VM_TESTS=$2; shift ;;
 	--results) results=$2; shift ;;
@@ -149,24 +157,36 @@ fi
 
 test_timeout=${VM_TEST_TIMEOUT:-300}
 user_tests=$VM_TESTS
-# The debug kernel looks for memory, locking and leak bugs; its guest is
-# several times slower, so the open-loop timing group (rate/), which
-# measures the emulator as much as blkgen, runs on Debian's kernels only.
-debug_tests=$(cd "$top/tests" && for g in */; do
-	g=${g%/}
-	[ "$g" != rate ] && ls "$g"/[0-9][0-9][0-9] > /dev/null 2>&1 && printf '%s ' "$g"
+user_files=$VM_FILES
+# The timing tests (their requires() calls _have_icount) measure time and
+# need QEMU's icount mode, where guest time is an instruction count: they
+# are what an --icount boot runs, and what the other boots leave out.
+timing_tests=$(cd "$top/tests" && grep -l '_have_icount' */[0-9][0-9][0-9] | tr '\n' ' ')
+other_tests=$(cd "$top/tests" && for t in */[0-9][0-9][0-9]; do
+	case " $timing_tests " in *" $t "*) ;; *) printf '%s ' "$t" ;; esac
 done)
 for i in "${!names[@]}"; do
 	name=${names[$i]} rel=${rels[$i]}
+	[ "$icount" = 1 ] && name=$name-icount
 	out=$top/build/vm/$name
 	mkdir -p "$out"
 	log=$out/console.log
 	cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc=reliable loglevel=5"
 	boot_timeout=${timeout_s:-1200}
+	smp=${cpus:-2}
+	# 6.1 never brings up a second vCPU under icount's one TCG thread.
+	if [ "$icount" = 1 ] && [ -z "$cpus" ]; then
+		case $rel in 6.1.*) smp=1 ;; esac
+	fi
 	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR=
-	VM_TESTS=$user_tests
+	if [ "$icount" = 1 ]; then
+		VM_TESTS=${user_tests:-$timing_tests}
+		# Marks the boot for _have_icount (init's environment).
+		cmdline+=" blkgen_vm_icount=1"
+	else
+		VM_TESTS=${user_tests:-$other_tests}
+	fi
 	if [ "${builtin[$i]}" = 1 ]; then
-		VM_TESTS=${user_tests:-$debug_tests}
 		# KASAN, lockdep and kmemleak under TCG: 3 times longer.
 		boot_timeout=${timeout_s:-3600}
 		VM_TEST_TIMEOUT=$((test_timeout * 3))
@@ -180,6 +200,18 @@ for i in "${!names[@]}"; do
 		status=1
 		continue
 	fi
+	# The bare submit/reap loop, the yardstick of bench/001, in icount boots.
+	VM_FILES=$user_files
+	if [ "$icount" = 1 ]; then
+		bdir=$top/build/bench/$name
+		mkdir -p "$bdir"
+		cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$bdir/"
+		if make -s -C "${kdirs[$i]}" M="$bdir" modules > "$bdir/build.log" 2>&1; then
+			VM_FILES="$VM_FILES $bdir/blkgen_bare.ko:/blkgen/tests/bench/blkgen_bare.ko"
+		else
+			echo "run.sh: $name: blkgen_bare.ko build failed (build/bench/$name/build.log)" >&2
+		fi
+	fi
 	if ! "$vm/mkinitramfs.sh" "$rel" "$ko" "$out/root" "$out/initrd.cpio"; then
 		echo "run.sh: $name: initramfs build failed" >&2
 		record FAIL "$name: vm"
@@ -189,8 +221,13 @@ for i in "${!names[@]}"; do
 	rm -f "$out/nvme.img"
 	truncate -s 1G "$out/nvme.img"
 
-	qemu=(qemu-system-x86_64 -machine q35 -accel tcg -cpu max
-	      -smp "$cpus" -m "$mem" -no-reboot
+	accel=(-accel tcg)
+	# icount needs one TCG thread for all vCPUs; sleep=off lets an idle
+	# guest's clock jump to its next timer, align=off never waits for
+	# the host's clock: virtual time is the instruction count alone.
+	[ "$icount" = 1 ] && accel=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off,align=off')
+	qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -cpu max
+	      -smp "$smp" -m "$mem" -no-reboot
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
 	      -append "$cmdline $append"
 	      -drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
