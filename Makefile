@@ -10,7 +10,8 @@
 #   make check DEBUG_KERNEL=0 skip the debug kernel (KASAN, lockdep) tier
 #   make debug-kernel          build the VM's debug kernel (cached; boot it
 #                              with tests/vm/run.sh --debug-kernel)
-#   make bench [KERNEL=6.12]   IOPS of blkgen, fio and a bare loop in the VM
+#   make bench [KERNEL=6.12] [ICOUNT=1]   IOPS of blkgen, fio and a bare loop
+#                              in the VM (ICOUNT=1: instructions per I/O)
 #   make vmshell [KERNEL=6.12] boot the test VM with an interactive shell
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
 #   make man                   build/man/blkgenctl.8 from Documentation/
@@ -57,7 +58,7 @@ debug-kernel:
 	tests/vm/debug-kernel.sh
 
 bench: tool
-	KERNEL="$(KERNEL)" tests/bench/run.sh
+	KERNEL="$(KERNEL)" ICOUNT="$(ICOUNT)" tests/bench/run.sh
 
 vmshell: tool
 	tests/vm/run.sh --shell $(if $(KERNEL),--kernel $(KERNEL))

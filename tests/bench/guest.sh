@@ -91,8 +91,17 @@ ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'
 }
 echo "bench: best of $rounds rounds, ${secs}s each, 4k random reads on $dev, CPU 0"
+# Under icount (the kernel command line says so) a guest ns is one
+# instruction: the cost of an I/O on the submitting CPU, in instructions.
+per_io=
+grep -qw 'blkgen_vm_icount=1' /proc/cmdline && per_io=instructions
 for name in blkgen-qd1 blkgen-qd32 blkgen-qd32-nolat io_uring-qd1 io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
-	printf 'bench: %-22s %10s IOPS\n' "$name" "${best[$name]}"
+	if [ -n "$per_io" ] && [ "${best[$name]:-0}" -gt 0 ] && [ "$name" != blkgen-2workers-qd64 ]; then
+		printf 'bench: %-22s %10s IOPS %8s instructions per I/O\n' "$name" "${best[$name]}" \
+			"$((1000000000 / best[$name]))"
+	else
+		printf 'bench: %-22s %10s IOPS\n' "$name" "${best[$name]}"
+	fi
 done
 for d in 1 32; do
 	echo "bench: qd$d blkgen/io_uring $(ratio "${best[blkgen-qd$d]}" "${best[io_uring-qd$d]}")" \

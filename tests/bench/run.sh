@@ -3,9 +3,17 @@
 #
 # make bench: build blkgen_bare.ko for the newest (or KERNEL=) kernel and
 # run tests/bench/guest.sh in one VM boot. A benchmark: it prints figures
-# and never fails for speed. Environment: KERNEL, BENCH_SECS, BENCH_ROUNDS.
+# and never fails for speed. Environment: KERNEL, BENCH_SECS, BENCH_ROUNDS;
+# ICOUNT=1 boots in QEMU's icount mode, where a guest nanosecond is one
+# instruction: the figures become instructions per I/O and repeat from
+# boot to boot whatever the host's load (one round of 2 s is enough).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+icount=()
+if [ "${ICOUNT:-0}" = 1 ]; then
+	icount=(--icount)
+	: "${BENCH_SECS:=2}" "${BENCH_ROUNDS:=1}"
+fi
 mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
 [ ${#rels[@]} -gt 0 ] || { echo "bench: no kernel matches '${KERNEL:-}'" >&2; exit 1; }
 rel=${rels[-1]}
@@ -13,7 +21,7 @@ out=$top/build/bench/$rel
 mkdir -p "$out"
 cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$out/"
 make -s -C "/lib/modules/$rel/build" M="$out" modules 2>&1 | { grep -v '^Skipping BTF' || true; } >&2
-"$top/tests/vm/run.sh" --kernel "$rel" --timeout 1800 \
+"$top/tests/vm/run.sh" --kernel "$rel" "${icount[@]}" --timeout 1800 \
 	--nullb-args "nr_devices=1 irqmode=0 submit_queues=2" \
 	--file "$out/blkgen_bare.ko:/blkgen/tests/bench/blkgen_bare.ko" \
 	--run "BENCH_SECS=${BENCH_SECS:-10} BENCH_ROUNDS=${BENCH_ROUNDS:-2} /blkgen/tests/bench/guest.sh"
