@@ -192,6 +192,8 @@ for i in "${!names[@]}"; do
 		VM_TEST_TIMEOUT=$((test_timeout * 3))
 		VM_KDIR=${kdirs[$i]}
 		cmdline+="$(builtin_params null_blk "$VM_NULLB_ARGS")$(builtin_params nvme "$VM_NVME_ARGS")"
+		# page_owner: pages counted per allocating call chain (faults/004).
+		cmdline+=" page_owner=on"
 	fi
 
 	if ! ko=$("$vm/build-module.sh" "${kdirs[$i]}" "$top/build/kernels/$name"); then
