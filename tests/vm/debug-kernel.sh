@@ -12,7 +12,9 @@
 #
 # The build is cached outside the checkout, in
 # ${BLKGEN_CACHE:-/var/cache/blkgen}/debug-kernel/KEY, KEY being a hash of
-# the linux-source-6.12 package version, the fragment and this script: a
+# the linux-source-6.12 package version, the fragment, this script and the
+# patches in tests/vm/debug-kernel-patches/ (fixes of the kernel's own bugs
+# that its checkers report, applied after extraction): a
 # second run with the same KEY reuses it. It is built in a temporary
 # directory renamed into place when complete, so an interrupted build is
 # never taken for a finished one (a failed one leaves failed-build.log
@@ -40,7 +42,11 @@ for tool in make gcc flex bison bc; do
 done
 [ -e /usr/include/libelf.h ] || die "libelf-dev is not installed (tests/install-deps.sh)"
 
-key=$( { echo "$pkg $pkgver"; cat "$frag" "$self"; } | sha256sum | cut -c 1-16)
+# Fixes the test kernel carries (a bug of the kernel, not blkgen's, that
+# its checkers report), applied in name order.
+patches=("$top"/tests/vm/debug-kernel-patches/*.patch)
+[ -e "${patches[0]}" ] || patches=()
+key=$( { echo "$pkg $pkgver"; cat "$frag" "$self" "${patches[@]}"; } | sha256sum | cut -c 1-16)
 base=${BLKGEN_CACHE:-/var/cache/blkgen}/debug-kernel
 dest=$base/$key
 
@@ -83,6 +89,10 @@ say "building $key from $pkg $pkgver in $tmp (log: build.log there)"
 say "extracting $tarball"
 mkdir -p "$src"
 tar -xf "$tarball" -C "$src" --strip-components=1
+for p in "${patches[@]}"; do
+	say "applying ${p#"$top"/}"
+	(cd "$src" && git apply -p1 "$p") >> "$log" 2>&1 || die "${p#"$top"/} does not apply"
+done
 
 kmake() {
 	make -C "$src" ARCH=x86_64 "$@" >> "$log" 2>&1 || {
