@@ -4,8 +4,8 @@
 # The bench, run inside the VM (tests/bench/run.sh boots it): 4 KiB random
 # reads on null_blk (irqmode=0) from CPU 0, SECS seconds each, best of
 # ROUNDS. blkgen at depth 1 and 32; fio io_uring (fixed buffers,
-# registered files, batched submission) and fio libaio at the same depths;
-# the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers; blkgen
+# registered files, batched submission), fio's t/io_uring when run.sh could
+# build it, and fio libaio at the same depths; the bare in-kernel loop (blkgen_bare.ko); blkgen with two workers; blkgen
 # at depth 32 with latency recording off (module parameter latency=0);
 # then blkgen on the emulated NVMe drive at depth 1 with interrupts and
 # polled (nvme.poll_queues), IOPS and mean latency.
@@ -58,6 +58,19 @@ fio_iops() {
 		awk -F: '/"iops"/ { gsub(/[ ,]/, "", $2); printf "%d\n", $2; exit }'
 }
 
+# t_io_uring_iops DEPTH: fio's t/io_uring (built from fio's source by
+# tests/bench/t-io-uring.sh): registered buffers and files, submission and
+# completion batched by DEPTH, interrupt-driven like the others, on CPU 0;
+# the mean of its per-second IOPS lines after the first.
+t_io_uring_iops() {
+	taskset -c 0 "$here/t_io_uring" -d"$1" -s"$1" -c"$1" -b4096 -p0 -B1 -F1 \
+		-n1 -O1 -R1 -r $((secs + 1)) "$dev" 2>/dev/null |
+		awk '/^IOPS=/ { v = $1; sub(/^IOPS=/, "", v); sub(/,$/, "", v)
+			m = 1; if (v ~ /K$/) m = 1000; if (v ~ /M$/) m = 1000000
+			sub(/[KM]$/, "", v); if (n++) { s += v * m; k++ } }
+		     END { if (k) printf "%d\n", s / k; else print 0 }'
+}
+
 bare_iops() {
 	insmod "$here/blkgen_bare.ko" dev="$dev" depth="$1" seconds="$secs" cpu=0 || return 1
 	rmmod blkgen_bare
@@ -80,6 +93,9 @@ for r in $(seq "$rounds"); do
 		record "io_uring-qd$d" "$(fio_iops io_uring $d)" "$r"
 		record "libaio-qd$d" "$(fio_iops libaio $d)" "$r"
 		record "bare-qd$d" "$(bare_iops $d)" "$r"
+		if [ -x "$here/t_io_uring" ]; then
+			record "t-io_uring-qd$d" "$(t_io_uring_iops $d)" "$r"
+		fi
 	done
 	record "blkgen-2workers-qd64" "$(blkgen_iops 0-1 64)" "$r"
 	echo 0 > /sys/module/blkgen/parameters/latency
@@ -95,7 +111,8 @@ echo "bench: best of $rounds rounds, ${secs}s each, 4k random reads on $dev, CPU
 # instruction: the cost of an I/O on the submitting CPU, in instructions.
 per_io=
 grep -qw 'blkgen_vm_icount=1' /proc/cmdline && per_io=instructions
-for name in blkgen-qd1 blkgen-qd32 blkgen-qd32-nolat io_uring-qd1 io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
+for name in blkgen-qd1 blkgen-qd32 blkgen-qd32-nolat io_uring-qd1 io_uring-qd32 t-io_uring-qd1 t-io_uring-qd32 libaio-qd1 libaio-qd32 bare-qd1 bare-qd32 blkgen-2workers-qd64; do
+	[ -n "${best[$name]:-}" ] || continue
 	if [ -n "$per_io" ] && [ "${best[$name]:-0}" -gt 0 ] && [ "$name" != blkgen-2workers-qd64 ]; then
 		printf 'bench: %-22s %10s IOPS %8s instructions per I/O\n' "$name" "${best[$name]}" \
 			"$((1000000000 / best[$name]))"
@@ -105,6 +122,7 @@ for name in blkgen-qd1 blkgen-qd32 blkgen-qd32-nolat io_uring-qd1 io_uring-qd32 
 done
 for d in 1 32; do
 	echo "bench: qd$d blkgen/io_uring $(ratio "${best[blkgen-qd$d]}" "${best[io_uring-qd$d]}")" \
+	     " blkgen/t-io_uring $(ratio "${best[blkgen-qd$d]}" "${best[t-io_uring-qd$d]:-0}")" \
 	     " blkgen/libaio $(ratio "${best[blkgen-qd$d]}" "${best[libaio-qd$d]}")" \
 	     " blkgen/bare $(ratio "${best[blkgen-qd$d]}" "${best[bare-qd$d]}")"
 done

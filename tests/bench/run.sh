@@ -21,7 +21,14 @@ out=$top/build/bench/$rel
 mkdir -p "$out"
 cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$out/"
 make -s -C "/lib/modules/$rel/build" M="$out" modules 2>&1 | { grep -v '^Skipping BTF' || true; } >&2
-"$top/tests/vm/run.sh" --kernel "$rel" "${icount[@]}" --timeout 1800 \
+# fio's t/io_uring, if it can be fetched and built (cached after once).
+tio=()
+if t=$("$top/tests/bench/t-io-uring.sh"); then
+	tio=(--file "$t:/blkgen/tests/bench/t_io_uring")
+else
+	echo "bench: running without fio's t/io_uring" >&2
+fi
+"$top/tests/vm/run.sh" --kernel "$rel" "${icount[@]}" "${tio[@]}" --timeout 1800 \
 	--nullb-args "nr_devices=1 irqmode=0 submit_queues=2" \
 	--file "$out/blkgen_bare.ko:/blkgen/tests/bench/blkgen_bare.ko" \
 	--run "BENCH_SECS=${BENCH_SECS:-10} BENCH_ROUNDS=${BENCH_ROUNDS:-2} /blkgen/tests/bench/guest.sh"
