@@ -22,10 +22,10 @@
 #                    whose requires() calls _have_icount); 6.1 gets one
 #                    vCPU (it hangs bringing up a second under icount)
 #   --shell          boot one kernel with an interactive shell instead
-#   --tests "T ..."  tests or groups to run (default: all)
+#   --tests "T ..."  tests or groups to run (default: all but the timing ones)
 #   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
 #   --timeout SEC    wall-clock limit per boot (default 1200; debug 3600)
-#   --cpus N         vCPUs (default 2)
+#   --cpus N         vCPUs (default 2; 1 for 6.1 with --icount)
 #   --mem MB         guest memory (default 2048)
 #   --nvme-args A    nvme module parameters (default "poll_queues=1")
 #   --nullb-args A   null_blk module parameters
