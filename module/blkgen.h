@@ -109,10 +109,12 @@ enum {
  * @used: when it last served a read (job->snap_clock), for eviction
  * @data: the file's bytes
  * @len: bytes in @data
+ * @next: the offset where the reader's last read ended
  *
- * A read at offset 0 (or at the end of the reader's copy) takes a new
- * snapshot; other offsets of the same open file are served from it, so a
- * file read in several calls during a run is one consistent picture.
+ * A read that continues the reader's copy (at @next, before the end) is
+ * served from the snapshot, so a file read in several calls during a run
+ * is one consistent picture; any other read (offset 0, a seek, the end, a
+ * new open file that reuses a closed one's address) takes a new one.
  */
 struct blkgen_snap {
 	const void *file;
@@ -120,6 +122,7 @@ struct blkgen_snap {
 	u64 used;
 	void *data;
 	size_t len;
+	loff_t next;
 };
 
 /**

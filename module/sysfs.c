@@ -6,7 +6,7 @@
  * release deletes the sysfs directory (waiting for readers) and drops the
  * last reference, whose release frees the object. Per-worker statistics
  * are summed under job->lock when read. The binary files are served from
- * a snapshot taken when a reader reads offset 0 (struct blkgen_snap).
+ * a snapshot taken when a reader starts a copy (struct blkgen_snap).
  */
 #include <linux/kobject.h>
 #include <linux/slab.h>
@@ -350,10 +350,13 @@ static struct blkgen_snap *blkgen_snap_find(struct blkgen_workload *wl,
 /*
  * Serve a read of a binary results file. A reader (an open file) has its
  * own snapshot, kept for up to BLKGEN_SNAP_READERS readers at once. A read
- * at offset 0, at or past the end of the reader's snapshot (a reader that
- * follows a growing file), or by a reader without one takes a new
- * snapshot; other offsets are served from it, so a file read in
- * page-sized pieces during a run is one consistent picture.
+ * that continues the reader's copy where its last read ended is served
+ * from it, so a file read in page-sized pieces during a run is one
+ * consistent picture. Any other read takes a new snapshot: offset 0, a
+ * seek, at or past the end (a reader that follows a growing file), or a
+ * reader without one. An open file is known only by its address, which a
+ * later open may reuse: that reader's first read is not where the closed
+ * one stopped, so it is never served the closed one's copy.
  */
 static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 				int which, char *buf, loff_t off,
@@ -367,7 +370,7 @@ static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 
 	mutex_lock(&job->lock);
 	sn = blkgen_snap_find(wl, which, file, &found);
-	if (!found || !off || off >= sn->len) {
+	if (!found || off != sn->next || off >= sn->len) {
 		ret = blkgen_snap_take(wl, which, sn, file);
 		if (ret)
 			goto out_unlock;
@@ -378,6 +381,7 @@ static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 		ret = min_t(size_t, count, sn->len - off);
 		memcpy(buf, (char *)sn->data + off, ret);
 	}
+	sn->next = off + ret;
 out_unlock:
 	mutex_unlock(&job->lock);
 	return ret;
