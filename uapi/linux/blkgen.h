@@ -70,4 +70,65 @@ struct blkgen_interval {
 	__u64 errors;
 };
 
+/*
+ * Data verification (workload attribute verify=1). Every 512-byte sector
+ * a verifying workload writes starts with this stamp; the rest of the
+ * sector is data derived from (run_id, sector, gen), so a reader needs
+ * nothing but the generation table to check it.
+ */
+#define BLKGEN_STAMP_MAGIC	0x5647424b	/* "KBGV" little-endian */
+#define BLKGEN_STAMP_SIZE	32
+#define BLKGEN_GEN_MAX		30	/* generations cycle 1 .. 30 */
+
+/**
+ * struct blkgen_stamp - the head of every sector written with verify=1
+ * @magic: %BLKGEN_STAMP_MAGIC
+ * @crc: CRC-32C (Castagnoli) of bytes 8 .. 511 of the sector
+ * @run_id: the generation table's identity (random, set when it is made)
+ * @sector: the sector's own number, in 512-byte units from the device start
+ * @gen: its generation, 1 .. %BLKGEN_GEN_MAX
+ * @reserved: zero
+ */
+struct blkgen_stamp {
+	__u32 magic;
+	__u32 crc;
+	__u64 run_id;
+	__u64 sector;
+	__u32 gen;
+	__u32 reserved;
+};
+
+/*
+ * WL/verify_table: this header, then one byte per block of the range
+ * (bits 0-4 the generation: 0 never written, 1 .. 30, 31 unknown after a
+ * failed write; bits 5-6 the flush epoch, 0 once a completed flush covers
+ * the block's last write; bit 7 unused in the file).
+ */
+#define BLKGEN_VTABLE_MAGIC	0x5447424b	/* "KBGT" little-endian */
+#define BLKGEN_VTABLE_VERSION	1
+
+/**
+ * struct blkgen_vtable_hdr - head of a saved generation table
+ * @magic: %BLKGEN_VTABLE_MAGIC
+ * @version: %BLKGEN_VTABLE_VERSION
+ * @reserved: zero
+ * @block: bytes per table entry (the workload's smallest I/O size)
+ * @reserved2: zero
+ * @run_id: the stamps' run id
+ * @start: byte offset of the first block on the device
+ * @nr: blocks (entries following the header)
+ * @dev_bytes: size of the device the table was made on
+ */
+struct blkgen_vtable_hdr {
+	__u32 magic;
+	__u16 version;
+	__u16 reserved;
+	__u32 block;
+	__u32 reserved2;
+	__u64 run_id;
+	__u64 start;
+	__u64 nr;
+	__u64 dev_bytes;
+};
+
 #endif /* _UAPI_LINUX_BLKGEN_H */

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen data verification, the pure part: CRC-32C (slice-by-8), the
+ * stamp every written sector carries, and the classification of a read
+ * against the generation table. Pure C (see pure.h).
+ */
+#include "stamp.h"
+
+#define CRC32C_POLY	0x82f63b78U	/* Castagnoli, reflected */
+
+static u32 crc_tab[8][256];
+
+/**
+ * blkgen_crc32c_init() - Build the CRC-32C tables (once, before use).
+ */
+void blkgen_crc32c_init(void)
+{
+	u32 i, j, c;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (j = 0; j < 8; j++)
+			c = (c >> 1) ^ (c & 1 ? CRC32C_POLY : 0);
+		crc_tab[0][i] = c;
+	}
+	for (i = 0; i < 256; i++)
+		for (j = 1; j < 8; j++)
+			crc_tab[j][i] = (crc_tab[j - 1][i] >> 8) ^
+					crc_tab[0][crc_tab[j - 1][i] & 0xff];
+}
+
+/**
+ * blkgen_crc32c() - CRC-32C of a buffer (initial ~0, final inversion).
+ * @p: data
+ * @len: bytes
+ * Return: the CRC ("123456789" gives 0xe3069283).
+ */
+u32 blkgen_crc32c(const void *p, size_t len)
+{
+	const u8 *b = p;
+	u32 c = ~0U;
+
+	for (; len && ((unsigned long)b & 7); len--)
+		c = (c >> 8) ^ crc_tab[0][(c ^ *b++) & 0xff];
+	for (; len >= 8; len -= 8, b += 8) {
+		u32 lo, hi;
+
+		memcpy(&lo, b, 4);
+		memcpy(&hi, b + 4, 4);
+		lo ^= c;
+		c = crc_tab[7][lo & 0xff] ^ crc_tab[6][(lo >> 8) & 0xff] ^
+		    crc_tab[5][(lo >> 16) & 0xff] ^ crc_tab[4][lo >> 24] ^
+		    crc_tab[3][hi & 0xff] ^ crc_tab[2][(hi >> 8) & 0xff] ^
+		    crc_tab[1][(hi >> 16) & 0xff] ^ crc_tab[0][hi >> 24];
+	}
+	for (; len; len--)
+		c = (c >> 8) ^ crc_tab[0][(c ^ *b++) & 0xff];
+	return ~c;
+}
+
+static const char * const vclass_names[BLKGEN_V_NR] = {
+	[BLKGEN_V_OK]		= "ok",
+	[BLKGEN_V_FOREIGN]	= "foreign",
+	[BLKGEN_V_CORRUPT]	= "corrupt",
+	[BLKGEN_V_MISDIRECTED]	= "misdirected",
+	[BLKGEN_V_STALE]	= "stale",
+	[BLKGEN_V_TORN]		= "torn",
+	[BLKGEN_V_PHANTOM]	= "phantom",
+	[BLKGEN_V_UNFLUSHED]	= "unflushed",
+};
+
+/**
+ * blkgen_vclass_name() - The name a class is reported by.
+ * @c: class
+ * Return: "stale", "torn" and so on.
+ */
+const char *blkgen_vclass_name(enum blkgen_vclass c)
+{
+	return c < BLKGEN_V_NR ? vclass_names[c] : "?";
+}
+
+/**
+ * blkgen_stamp_fill() - Write one sector's stamp and derived data.
+ * @sec: the 512-byte sector (8-byte aligned)
+ * @run_id: the table's run id
+ * @sector: the sector's number on the device
+ * @gen: its new generation
+ *
+ * The data after the stamp is a splitmix64 sequence seeded from
+ * (@run_id, @sector, @gen): incompressible, and different for every
+ * sector and generation.
+ */
+void blkgen_stamp_fill(void *sec, u64 run_id, u64 sector, u32 gen)
+{
+	struct blkgen_stamp *st = sec;
+	u64 *w = (u64 *)((u8 *)sec + BLKGEN_STAMP_SIZE);
+	u64 x = run_id ^ (sector * 0x9e3779b97f4a7c15ULL) ^ ((u64)gen << 59);
+	unsigned int i;
+
+	st->magic = BLKGEN_STAMP_MAGIC;
+	st->run_id = run_id;
+	st->sector = sector;
+	st->gen = gen;
+	st->reserved = 0;
+	for (i = 0; i < (BLKGEN_SECTOR - BLKGEN_STAMP_SIZE) / 8; i++) {
+		u64 z = (x += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		w[i] = z ^ (z >> 31);
+	}
+	st->crc = blkgen_crc32c((u8 *)sec + 8, BLKGEN_SECTOR - 8);
+}
+
+/**
+ * blkgen_stamp_check() - What one sector holds.
+ * @sec: the sector as read
+ * @run_id: the table's run id
+ * @sector: the sector's number on the device
+ * @gen: set to the stamp's generation (valid or misdirected)
+ * @home: set to the stamp's sector (misdirected)
+ * Return: the sector's state.
+ */
+enum blkgen_sstate blkgen_stamp_check(const void *sec, u64 run_id,
+				      u64 sector, u32 *gen, u64 *home)
+{
+	const struct blkgen_stamp *st = sec;
+
+	*gen = 0;
+	*home = sector;
+	if (st->magic != BLKGEN_STAMP_MAGIC || st->run_id != run_id)
+		return BLKGEN_S_FOREIGN;
+	if (st->crc != blkgen_crc32c((const u8 *)sec + 8, BLKGEN_SECTOR - 8) ||
+	    !st->gen || st->gen > BLKGEN_GEN_MAX)
+		return BLKGEN_S_CORRUPT;
+	*gen = st->gen;
+	if (st->sector != sector) {
+		*home = st->sector;
+		return BLKGEN_S_MISDIRECTED;
+	}
+	return BLKGEN_S_VALID;
+}
+
+/* Whether @found is older than @expected, generations cycling 1 .. MAX. */
+static bool gen_older(u32 found, u32 expected)
+{
+	u32 d = (expected + BLKGEN_GEN_MAX - found) % BLKGEN_GEN_MAX;
+
+	return d && d < BLKGEN_GEN_MAX / 2;
+}
+
+/* The generation a sector's stamp claims, without checking it. */
+static u32 stamp_gen(const void *sec, u64 run_id)
+{
+	const struct blkgen_stamp *st = sec;
+
+	return st->magic == BLKGEN_STAMP_MAGIC && st->run_id == run_id ?
+	       st->gen : 0;
+}
+
+/* Classify one block of a read; fills @m unless the block is fine. */
+static enum blkgen_vclass verify_block(const struct blkgen_vio *io, u32 b,
+				       bool io_current,
+				       struct blkgen_mismatch *m)
+{
+	u8 e = io->ent[b];
+	u32 exp = e & BLKGEN_VT_GEN, i, first = b * io->block_sectors;
+	u32 gen, g0 = 0, cur = 0, older = 0, newer = 0, bad_at = 0;
+	u32 bad_gen = 0;
+	enum blkgen_vclass bad = BLKGEN_V_OK;
+	u64 home, bad_home = 0;
+	bool mixed = false;
+
+	for (i = first; i < first + io->block_sectors; i++) {
+		u64 sector = io->sector + i;
+		enum blkgen_sstate s;
+
+		s = blkgen_stamp_check(io->sector_at(io->ctx, i), io->run_id,
+				       sector, &gen, &home);
+		if (exp == 0 || exp == BLKGEN_GEN_UNKNOWN) {
+			/* Unknown content: only this run's stamps tell. */
+			if (s == BLKGEN_S_MISDIRECTED && bad == BLKGEN_V_OK) {
+				bad = BLKGEN_V_MISDIRECTED;
+				bad_at = i;
+				bad_home = home;
+				bad_gen = gen;
+			} else if (exp == 0 && s == BLKGEN_S_VALID &&
+				   bad == BLKGEN_V_OK) {
+				bad = BLKGEN_V_PHANTOM;
+				bad_at = i;
+				bad_gen = gen;
+			}
+			continue;
+		}
+		if (s != BLKGEN_S_VALID) {
+			if (bad == BLKGEN_V_OK) {
+				bad = s == BLKGEN_S_FOREIGN ? BLKGEN_V_FOREIGN :
+				      s == BLKGEN_S_CORRUPT ? BLKGEN_V_CORRUPT :
+				      BLKGEN_V_MISDIRECTED;
+				bad_at = i;
+				bad_home = home;
+				bad_gen = gen;
+			}
+			continue;
+		}
+		if (!(cur + older + newer))
+			g0 = gen;
+		else if (gen != g0)
+			mixed = true;
+		if (gen == exp) {
+			cur++;
+		} else {
+			if (gen_older(gen, exp))
+				older++;
+			else
+				newer++;
+			if (older + newer == 1 && bad == BLKGEN_V_OK)
+				bad_at = i;
+		}
+	}
+
+	if (bad == BLKGEN_V_OK) {
+		if (!older && !newer)
+			return BLKGEN_V_OK;
+		if (mixed || (older && io_current))
+			bad = BLKGEN_V_TORN;
+		else if (older)
+			bad = BLKGEN_V_STALE;
+		else
+			bad = BLKGEN_V_PHANTOM;
+		bad_gen = stamp_gen(io->sector_at(io->ctx, bad_at),
+				    io->run_id);
+	}
+	if (io->relax && (e & BLKGEN_VT_TAG) &&
+	    (bad == BLKGEN_V_STALE || bad == BLKGEN_V_TORN ||
+	     bad == BLKGEN_V_FOREIGN))
+		bad = BLKGEN_V_UNFLUSHED;
+	m->sector = io->sector + bad_at;
+	m->home = bad == BLKGEN_V_MISDIRECTED ? bad_home : m->sector;
+	m->cls = bad;
+	m->expected = exp;
+	m->found = bad_gen;
+	return bad;
+}
+
+/**
+ * blkgen_verify_read() - Check a completed read against the table.
+ * @io: the read
+ * @report: called for each block found wrong (unflushed ones included)
+ * @rctx: passed to @report
+ * @checked: set to the blocks whose content the table knew
+ *
+ * Per block, the first sector that is not this run's valid stamp for
+ * itself names the class (foreign, corrupt, misdirected). Otherwise the
+ * generations decide: all older than the table's is stale; older ones in
+ * a read that also found current data, or different generations within
+ * the block, are torn; newer is phantom. A block the table never saw
+ * written is only wrong if it holds this run's stamp (phantom, or
+ * misdirected: the victim side of a write that went astray).
+ *
+ * Return: the number of blocks found wrong, unflushed ones excluded.
+ */
+u32 blkgen_verify_read(const struct blkgen_vio *io,
+		       void (*report)(void *rctx,
+				      const struct blkgen_mismatch *m),
+		       void *rctx, u32 *checked)
+{
+	u32 nb = io->nr_sectors / io->block_sectors, b, i, bad = 0;
+	bool io_current = false;
+	struct blkgen_mismatch m;
+
+	*checked = 0;
+	/* Did the read find any current data? (torn or stale) */
+	for (b = 0; b < nb && !io_current; b++) {
+		u32 exp = io->ent[b] & BLKGEN_VT_GEN;
+
+		if (exp == 0 || exp == BLKGEN_GEN_UNKNOWN)
+			continue;
+		for (i = 0; i < io->block_sectors; i++) {
+			u32 idx = b * io->block_sectors + i;
+
+			if (stamp_gen(io->sector_at(io->ctx, idx),
+				      io->run_id) == exp) {
+				io_current = true;
+				break;
+			}
+		}
+	}
+	for (b = 0; b < nb; b++) {
+		u32 exp = io->ent[b] & BLKGEN_VT_GEN;
+		enum blkgen_vclass c;
+
+		if (exp && exp != BLKGEN_GEN_UNKNOWN)
+			(*checked)++;
+		c = verify_block(io, b, io_current, &m);
+		if (c == BLKGEN_V_OK)
+			continue;
+		if (c != BLKGEN_V_UNFLUSHED)
+			bad++;
+		report(rctx, &m);
+	}
+	return bad;
+}
