@@ -54,6 +54,12 @@ enum blkgen_state {
 	BLKGEN_FAILED,
 };
 
+/* What a start does: the workloads' I/O, or a verify pass. */
+enum blkgen_mode {
+	BLKGEN_MODE_RUN,
+	BLKGEN_MODE_VERIFY,
+};
+
 enum blkgen_arrival {
 	BLKGEN_ARRIVAL_POISSON,
 	BLKGEN_ARRIVAL_UNIFORM,
@@ -73,6 +79,8 @@ enum blkgen_arrival {
  * @late_ios: open loop: measured arrivals that found every slot busy
  * @max_lag_ns: open loop: largest delay from an arrival to its submission
  *	(or to the end, for a measured arrival never submitted)
+ * @verify: verify=1: blocks checked by reads, found wrong, and found
+ *	old where no completed flush required new data (verify pass)
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -87,6 +95,44 @@ struct blkgen_stats {
 	struct blkgen_interval ival_open;
 	u64 late_ios;
 	u64 max_lag_ns;
+	u64 verify[3];
+};
+
+#define BLKGEN_VLOG_MAX		64	/* mismatches kept per workload */
+
+/* One line of WL/verify_log. */
+struct blkgen_vlog_entry {
+	u64 offset;
+	u64 home;
+	u8 cls;
+	u8 expected;
+	u8 found;
+};
+
+/**
+ * struct blkgen_vtable - a verifying workload's generation table (verify.c)
+ * @ent: one byte per block (stamp.h: generation, flush epoch, busy)
+ * @nr: blocks
+ * @start: byte offset of block 0 on the device
+ * @block: bytes per block, the workload's smallest I/O size
+ * @run_id: the identity its stamps carry
+ * @dev_bytes: size of the device it was made for
+ * @cur_tag: flush epoch bits new commits carry, 0 without flush_ms
+ * @relax: this run is a verify pass: non-durable blocks may be old
+ * @loaded: written through WL/verify_table, not made by a run
+ * @filled: entries written so far, when @loaded
+ */
+struct blkgen_vtable {
+	u8 *ent;
+	u64 nr;
+	u64 start;
+	u32 block;
+	u64 run_id;
+	u64 dev_bytes;
+	u8 cur_tag;
+	bool relax;
+	bool loaded;
+	u64 filled;
 };
 
 struct blkgen_job;
@@ -140,6 +186,8 @@ struct blkgen_snap {
  * @allow_write: writes permitted
  * @polled: submit with REQ_POLLED and reap with bio_poll()
  * @fua: writes carry REQ_FUA
+ * @verify: stamp writes and check reads against @vt
+ * @flush_ms: flush the device this often while the run issues, 0 never
  * @bs: size split
  * @zones: access distribution
  * @range: address range as written
@@ -151,6 +199,12 @@ struct blkgen_snap {
  * @run_share: share of the job's rate_iops this run, in 1/BLKGEN_SHARE_ONE
  *             (@share resolved: unset shares split what is left equally)
  * @snap: what a reader of each binary results file is served (job->lock)
+ * @vt: the generation table (verify.c), kept across runs
+ * @vlog_lock: protects @vlog and @vlog_nr
+ * @vlog: the run's first mismatches
+ * @vlog_nr: entries in @vlog
+ * @flushes: flushes completed in the run (written by @flush_work)
+ * @flush_work: the periodic flush
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -167,6 +221,8 @@ struct blkgen_workload {
 	bool allow_write;
 	bool polled;
 	bool fua;
+	bool verify;
+	u32 flush_ms;
 	struct blkgen_bs bs;
 	struct blkgen_zones zones;
 	struct blkgen_range range;
@@ -178,6 +234,12 @@ struct blkgen_workload {
 	struct blkgen_pattern pattern;
 	u32 run_share;
 	struct blkgen_snap snap[BLKGEN_NR_SNAP][BLKGEN_SNAP_READERS];
+	struct blkgen_vtable vt;
+	spinlock_t vlog_lock;		/* @vlog, @vlog_nr */
+	struct blkgen_vlog_entry vlog[BLKGEN_VLOG_MAX];
+	u32 vlog_nr;
+	u64 flushes;
+	struct delayed_work flush_work;
 };
 
 /**
@@ -197,6 +259,8 @@ struct blkgen_workload {
  * @arrival: arrival process for @rate_iops
  * @io_limit: measured I/Os to issue, 0 = no limit
  * @seed: PRNG seed, 0 = random per run
+ * @mode: what a start does (enum blkgen_mode)
+ * @verify_fatal: the first verify mismatch fails the run
  * @state: enum blkgen_state
  * @error: why the run failed, empty if it did not
  * @error_set: bit 0 set once @error is claimed (the first reason wins)
@@ -240,6 +304,8 @@ struct blkgen_job {
 	enum blkgen_arrival arrival;
 	u64 io_limit;
 	u64 seed;
+	enum blkgen_mode mode;
+	bool verify_fatal;
 
 	enum blkgen_state state;
 	char error[BLKGEN_ERR_MAX];
@@ -299,6 +365,7 @@ void blkgen_job_hotplug_exit(void);
 void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
 	__printf(2, 3);
 void blkgen_job_worker_done(struct blkgen_job *job);
+void blkgen_job_wake_workers(struct blkgen_job *job);
 u64 blkgen_job_elapsed_ms(struct blkgen_job *job);
 const char *blkgen_errno_name(int err);
 
@@ -319,6 +386,29 @@ u64 blkgen_job_nr_intervals(struct blkgen_job *job);
 void blkgen_job_interval(struct blkgen_job *job, unsigned int wl, u64 index,
 			 struct blkgen_interval *out);
 void blkgen_worker_start(struct blkgen_worker *w);
+
+/* verify.c */
+void blkgen_verify_init(void);
+void blkgen_verify_wl_init(struct blkgen_workload *wl);
+void blkgen_verify_drop(struct blkgen_workload *wl);
+int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl);
+int blkgen_verify_check_overlap(struct blkgen_job *job);
+void blkgen_verify_run_start(struct blkgen_job *job);
+void blkgen_verify_run_end(struct blkgen_job *job);
+bool blkgen_verify_hold(struct blkgen_vtable *vt, u64 offset, u32 size,
+			u64 *blk, u32 *nr);
+void blkgen_verify_release(struct blkgen_vtable *vt, u64 blk, u32 nr);
+void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
+			 u64 blk, u32 nr);
+void blkgen_verify_commit(struct blkgen_vtable *vt, u64 blk, u32 nr,
+			  bool ok);
+void blkgen_verify_check(struct blkgen_workload *wl, struct page **pages,
+			 u64 blk, u32 nr, u64 res[3]);
+ssize_t blkgen_verify_log_show(struct blkgen_workload *wl, char *buf);
+ssize_t blkgen_verify_table_read(struct blkgen_workload *wl, char *buf,
+				 loff_t off, size_t count);
+ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
+				  loff_t off, size_t count);
 
 /* sysfs.c */
 extern struct kobject *blkgen_sysfs_root;

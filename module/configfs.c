@@ -38,6 +38,11 @@ static const char * const blkgen_state_names[] = {
 	[BLKGEN_FAILED]		= "failed",
 };
 
+static const char * const blkgen_mode_names[] = {
+	[BLKGEN_MODE_RUN]	= "run",
+	[BLKGEN_MODE_VERIFY]	= "verify",
+};
+
 static const char * const blkgen_arrival_names[] = {
 	[BLKGEN_ARRIVAL_POISSON]	= "poisson",
 	[BLKGEN_ARRIVAL_UNIFORM]	= "uniform",
@@ -211,6 +216,55 @@ static ssize_t blkgen_job_arrival_store(struct config_item *item,
 }
 CONFIGFS_ATTR(blkgen_job_, arrival);
 
+static ssize_t blkgen_job_mode_show(struct config_item *item, char *page)
+{
+	return snprintf(page, PAGE_SIZE, "%s\n",
+			blkgen_mode_names[to_blkgen_job(item)->mode]);
+}
+
+static ssize_t blkgen_job_mode_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	struct blkgen_job *job = to_blkgen_job(item);
+	int i, ret;
+
+	i = sysfs_match_string(blkgen_mode_names, page);
+	if (i < 0)
+		return -EINVAL;
+	ret = blkgen_lock_idle(job);
+	if (ret)
+		return ret;
+	job->mode = i;
+	mutex_unlock(&job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_job_, mode);
+
+static ssize_t blkgen_job_verify_fatal_show(struct config_item *item,
+					    char *page)
+{
+	return snprintf(page, PAGE_SIZE, "%d\n",
+			to_blkgen_job(item)->verify_fatal);
+}
+
+static ssize_t blkgen_job_verify_fatal_store(struct config_item *item,
+					     const char *page, size_t count)
+{
+	struct blkgen_job *job = to_blkgen_job(item);
+	bool v;
+	int ret;
+
+	if (kstrtobool(page, &v))
+		return -EINVAL;
+	ret = blkgen_lock_idle(job);
+	if (ret)
+		return ret;
+	job->verify_fatal = v;
+	mutex_unlock(&job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_job_, verify_fatal);
+
 static ssize_t blkgen_job_state_show(struct config_item *item, char *page)
 {
 	enum blkgen_state state = READ_ONCE(to_blkgen_job(item)->state);
@@ -245,6 +299,8 @@ static struct configfs_attribute *blkgen_job_attrs[] = {
 	&blkgen_job_attr_arrival,
 	&blkgen_job_attr_io_limit,
 	&blkgen_job_attr_seed,
+	&blkgen_job_attr_mode,
+	&blkgen_job_attr_verify_fatal,
 	&blkgen_job_attr_state,
 	NULL,
 };
@@ -258,6 +314,32 @@ BLKGEN_WL_ATTR(share, 0, 100);
 BLKGEN_WL_BOOL_ATTR(allow_write);
 BLKGEN_WL_BOOL_ATTR(polled);
 BLKGEN_WL_BOOL_ATTR(fua);
+BLKGEN_WL_ATTR(flush_ms, 0, 3600 * 1000);
+
+/* Any write of verify drops the generation table (a new run makes one). */
+static ssize_t blkgen_wl_verify_show(struct config_item *item, char *page)
+{
+	return snprintf(page, PAGE_SIZE, "%d\n", to_blkgen_wl(item)->verify);
+}
+
+static ssize_t blkgen_wl_verify_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct blkgen_workload *wl = to_blkgen_wl(item);
+	bool v;
+	int ret;
+
+	if (kstrtobool(page, &v))
+		return -EINVAL;
+	ret = blkgen_lock_idle(wl->job);
+	if (ret)
+		return ret;
+	wl->verify = v;
+	blkgen_verify_drop(wl);
+	mutex_unlock(&wl->job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_wl_, verify);
 
 static ssize_t blkgen_wl_device_show(struct config_item *item, char *page)
 {
@@ -354,6 +436,8 @@ static struct configfs_attribute *blkgen_wl_attrs[] = {
 	&blkgen_wl_attr_allow_write,
 	&blkgen_wl_attr_polled,
 	&blkgen_wl_attr_fua,
+	&blkgen_wl_attr_verify,
+	&blkgen_wl_attr_flush_ms,
 	NULL,
 };
 
@@ -400,6 +484,7 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	strscpy(wl->range_str, "0%-100%", sizeof(wl->range_str));
 	blkgen_parse_range(wl->range_str, &wl->range);
 	strscpy(wl->dist_str, "uniform", sizeof(wl->dist_str));
+	blkgen_verify_wl_init(wl);
 	config_group_init_type_name(&wl->group, name, &blkgen_wl_type);
 
 	ret = blkgen_lock_idle(job);

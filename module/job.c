@@ -159,7 +159,8 @@ static const char *wl_name(struct blkgen_workload *wl)
 /* Open a workload's device and fit its pattern to it. */
 static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
-	bool write = wl->rdpct < 100;
+	/* A verify pass only reads. */
+	bool write = wl->rdpct < 100 && job->mode != BLKGEN_MODE_VERIFY;
 	struct block_device *bdev;
 	u32 lbs, chunk;
 	int ret;
@@ -266,7 +267,7 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 				     bdev_max_segments(bdev));
 		return -EINVAL;
 	}
-	return 0;
+	return blkgen_verify_prepare(job, wl);
 }
 
 /*
@@ -283,7 +284,7 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 	BUILD_BUG_ON((int)BLKGEN_ARRIVAL_POISSON != (int)BLKGEN_PROC_POISSON ||
 		     (int)BLKGEN_ARRIVAL_UNIFORM != (int)BLKGEN_PROC_UNIFORM ||
 		     (int)BLKGEN_ARRIVAL_FIXED != (int)BLKGEN_PROC_FIXED);
-	if (!job->rate_iops)
+	if (!job->rate_iops || job->mode == BLKGEN_MODE_VERIFY)
 		return 0;
 	for (i = 0; i < job->nr_wl_run; i++) {
 		if (job->wl_run[i]->share)
@@ -334,7 +335,7 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 	u64 bytes = 0;
 
 	job->ival_cap = clamp(max_intervals, 2U, BLKGEN_MAX_INTERVALS);
-	if (job->duration_ms)
+	if (job->duration_ms && job->mode != BLKGEN_MODE_VERIFY)
 		job->ival_cap = min_t(u64, job->ival_cap,
 				      div64_u64(job->duration_ms,
 						job->interval_ms) + 2);
@@ -400,6 +401,9 @@ int blkgen_job_start(struct blkgen_job *job)
 		if (ret)
 			goto out_close;
 	}
+	ret = blkgen_verify_check_overlap(job);
+	if (ret)
+		goto out_close;
 
 	cpus_read_lock();
 	if (!job->cpus_set)
@@ -447,6 +451,11 @@ int blkgen_job_start(struct blkgen_job *job)
 	job->t_measure = now + job->warmup_ms * NSEC_PER_MSEC;
 	job->t_deadline = job->duration_ms ?
 		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
+	/* A verify pass reads its range once, all of it measured. */
+	if (job->mode == BLKGEN_MODE_VERIFY) {
+		job->t_measure = now;
+		job->t_deadline = U64_MAX;
+	}
 	atomic_set(&job->nr_active, job->nr_workers);
 	job->run_gen++;
 	mutex_lock(&blkgen_running_lock);
@@ -455,6 +464,7 @@ int blkgen_job_start(struct blkgen_job *job)
 	job->state = BLKGEN_RUNNING;
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
+	blkgen_verify_run_start(job);
 	cpus_read_unlock();
 	mutex_unlock(&job->lock);
 	return 0;
@@ -506,6 +516,8 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	mutex_unlock(&blkgen_running_lock);
 	synchronize_rcu();
 	mutex_lock(&job->lock);
+	/* The flush work may wake the workers: it goes first. */
+	blkgen_verify_run_end(job);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_stop(job->workers[i]);
 	for (i = 0; i < job->nr_workers; i++)
@@ -522,6 +534,18 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	job->ended_gen = job->run_gen;
 	wake_up_all(&job->ended_wq);
 	mutex_unlock(&job->lock);
+}
+
+/**
+ * blkgen_job_wake_workers() - Make a running job's workers look at stop.
+ * @job: the job, running (its workers exist until finish_work)
+ */
+void blkgen_job_wake_workers(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++)
+		blkgen_worker_wake(job->workers[i]);
 }
 
 /**

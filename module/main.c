@@ -15,6 +15,7 @@ static int __init blkgen_init(void)
 {
 	int ret;
 
+	blkgen_verify_init();
 	ret = blkgen_sysfs_init();
 	if (ret)
 		return ret;

@@ -371,10 +371,22 @@ void blkgen_stream_init(struct blkgen_stream *st,
 			const struct blkgen_pattern *p, u64 seed, u64 stream,
 			u32 part, u32 parts)
 {
+	blkgen_rng_seed(&st->rng, seed, stream);
+	st->next = p->start + blkgen_part_offset(p, part, parts);
+}
+
+/**
+ * blkgen_part_offset() - Where the @part-th of @parts stretches begins.
+ * @p: resolved pattern
+ * @part: 0 .. @parts (@parts gives the range's length, rounded down)
+ * @parts: stretches (at least 1)
+ * Return: aligned byte offset from the start of the range.
+ */
+u64 blkgen_part_offset(const struct blkgen_pattern *p, u32 part, u32 parts)
+{
 	u64 step = parts > 1 ? (p->end - p->start) / parts : 0;
 
-	blkgen_rng_seed(&st->rng, seed, stream);
-	st->next = p->start + align_down(step * part, p->align);
+	return align_down(step * part, p->align);
 }
 
 /**

@@ -164,6 +164,7 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 void blkgen_stream_init(struct blkgen_stream *st,
 			const struct blkgen_pattern *p, u64 seed, u64 stream,
 			u32 part, u32 parts);
+u64 blkgen_part_offset(const struct blkgen_pattern *p, u32 part, u32 parts);
 void blkgen_pattern_next(const struct blkgen_pattern *p,
 			 struct blkgen_stream *st, struct blkgen_choice *c);
 u64 blkgen_div_align(const struct blkgen_pattern *p, u64 bytes);

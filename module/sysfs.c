@@ -105,6 +105,9 @@ enum blkgen_counter {
 	BLKGEN_ERRORS,
 	BLKGEN_LATE_IOS,
 	BLKGEN_MAX_LAG,		/* a maximum over workers, not a sum */
+	BLKGEN_VERIFY_CHECKED,
+	BLKGEN_VERIFY_ERRORS,
+	BLKGEN_VERIFY_UNFLUSHED,
 };
 
 static u64 blkgen_counter(const struct blkgen_stats *st,
@@ -123,6 +126,10 @@ static u64 blkgen_counter(const struct blkgen_stats *st,
 		return READ_ONCE(st->late_ios);
 	case BLKGEN_MAX_LAG:
 		return READ_ONCE(st->max_lag_ns);
+	case BLKGEN_VERIFY_CHECKED:
+	case BLKGEN_VERIFY_ERRORS:
+	case BLKGEN_VERIFY_UNFLUSHED:
+		return READ_ONCE(st->verify[c - BLKGEN_VERIFY_CHECKED]);
 	default:
 		return READ_ONCE(st->errors);
 	}
@@ -170,6 +177,24 @@ BLKGEN_COUNTER_ATTR(write_bytes, BLKGEN_WRITE_BYTES);
 BLKGEN_COUNTER_ATTR(errors, BLKGEN_ERRORS);
 BLKGEN_COUNTER_ATTR(late_ios, BLKGEN_LATE_IOS);
 BLKGEN_COUNTER_ATTR(max_lag_ns, BLKGEN_MAX_LAG);
+BLKGEN_COUNTER_ATTR(verify_checked, BLKGEN_VERIFY_CHECKED);
+BLKGEN_COUNTER_ATTR(verify_errors, BLKGEN_VERIFY_ERRORS);
+BLKGEN_COUNTER_ATTR(verify_unflushed, BLKGEN_VERIFY_UNFLUSHED);
+
+static ssize_t flushes_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (unsigned long long)READ_ONCE(kobj_to_wl(kobj)->flushes));
+}
+static struct kobj_attribute blkgen_attr_flushes = __ATTR_RO(flushes);
+
+static ssize_t verify_log_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return blkgen_verify_log_show(kobj_to_wl(kobj), buf);
+}
+static struct kobj_attribute blkgen_attr_verify_log = __ATTR_RO(verify_log);
 
 #define BLKGEN_HIST_FILE_SIZE						\
 	(sizeof(struct blkgen_hist) + BLKGEN_HIST_NR_BINS * sizeof(__u64))
@@ -422,6 +447,39 @@ static ssize_t intervals_read(struct file *file, struct kobject *kobj,
 				count);
 }
 
+/*
+ * The generation table, saved by reading and loaded by writing (verify.c);
+ * not while the job runs.
+ */
+static ssize_t verify_table_read(struct file *file, struct kobject *kobj,
+				 BLKGEN_BIN_CONST struct bin_attribute *attr,
+				 char *buf, loff_t off, size_t count)
+{
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+	ssize_t n = -EBUSY;
+
+	mutex_lock(&wl->job->lock);
+	if (wl->job->state != BLKGEN_RUNNING)
+		n = blkgen_verify_table_read(wl, buf, off, count);
+	mutex_unlock(&wl->job->lock);
+	return n;
+}
+
+static ssize_t verify_table_write(struct file *file, struct kobject *kobj,
+				  BLKGEN_BIN_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
+{
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+	ssize_t n = -EBUSY;
+
+	mutex_lock(&wl->job->lock);
+	if (wl->job->state != BLKGEN_RUNNING)
+		n = blkgen_verify_table_write(wl, buf, off, count);
+	mutex_unlock(&wl->job->lock);
+	return n;
+}
+
+static BIN_ATTR_RW(verify_table, 0);
 static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(intervals, 0);
@@ -434,6 +492,11 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_errors.attr,
 	&blkgen_attr_late_ios.attr,
 	&blkgen_attr_max_lag_ns.attr,
+	&blkgen_attr_verify_checked.attr,
+	&blkgen_attr_verify_errors.attr,
+	&blkgen_attr_verify_unflushed.attr,
+	&blkgen_attr_verify_log.attr,
+	&blkgen_attr_flushes.attr,
 	NULL,
 };
 
@@ -442,6 +505,7 @@ blkgen_wl_bin_attrs[] = {
 	&bin_attr_read_lat_hist,
 	&bin_attr_write_lat_hist,
 	&bin_attr_intervals,
+	&bin_attr_verify_table,
 	NULL,
 };
 
@@ -460,6 +524,7 @@ static void blkgen_wl_kobj_release(struct kobject *kobj)
 	struct blkgen_workload *wl = kobj_to_wl(kobj);
 
 	blkgen_snap_free(wl);
+	blkgen_verify_drop(wl);
 	kfree(wl);
 }
 

@@ -58,6 +58,10 @@ MODULE_PARM_DESC(spin_us,
  * @free_ns: when the slot became free (open loop: late-arrival test)
  * @again_ns: polled: when the slot's I/O was first refused with
  *	BLK_STS_AGAIN since it last went through, 0 if not
+ * @vblk: verify: the first table block the I/O holds
+ * @vnr: verify: blocks it holds
+ * @vheld: verify: it holds @vnr blocks from @vblk
+ * @parked: verify: waiting on the retry list for blocks another I/O held
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -73,6 +77,10 @@ struct blkgen_slot {
 	u64 end_ns;
 	u64 free_ns;
 	u64 again_ns;
+	u64 vblk;
+	u32 vnr;
+	bool vheld;
+	bool parked;
 	sector_t sector;
 	blk_opf_t opf;
 	u32 size;
@@ -111,6 +119,9 @@ struct blkgen_slot {
  *	completes only the bio it is handed), not one per round
  * @opf: flags added to every bio (REQ_POLLED | REQ_NOWAIT)
  * @wopf: flags added to writes (REQ_FUA)
+ * @verify: the workload verifies (holds blocks, stamps, checks)
+ * @pass: verify pass: read the stretch up to @pass_end once, in order
+ * @pass_end: end of this worker's stretch of the range
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -134,6 +145,9 @@ struct blkgen_wl_run {
 	bool poll_all;
 	blk_opf_t opf;
 	blk_opf_t wopf;
+	bool verify;
+	bool pass;
+	u64 pass_end;
 };
 
 /**
@@ -223,23 +237,60 @@ static void blkgen_submit(struct blkgen_wl_run *r, struct blkgen_slot *s)
  * loop, @start is the scheduled arrival, so time spent waiting for a slot
  * or for the worker counts (no coordinated omission).
  */
-static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
-			    u64 start, u64 now)
+/* The next I/O of a workload: its pattern, or the verify pass's next read. */
+static void blkgen_choose(struct blkgen_wl_run *r, struct blkgen_choice *c)
 {
-	struct blkgen_job *job = r->w->job;
+	if (!r->pass) {
+		blkgen_pattern_next(&r->wl->pattern, &r->stream, c);
+		return;
+	}
+	c->write = false;
+	c->offset = r->stream.next;
+	c->size = min_t(u64, r->wl->pattern.max_size,
+			r->pass_end - r->stream.next);
+	r->stream.next += c->size;
+}
+
+/*
+ * Verify: hold the I/O's blocks. Another I/O holding one of them, draw
+ * again (a few times): two I/Os never overlap, so a read never sees a
+ * write half done and writes commit in order. False if none was free.
+ */
+static bool blkgen_vhold(struct blkgen_wl_run *r, struct blkgen_slot *s,
+			 struct blkgen_choice *c)
+{
+	unsigned int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		if (blkgen_verify_hold(&r->wl->vt, c->offset, c->size,
+				       &s->vblk, &s->vnr)) {
+			s->vheld = true;
+			return true;
+		}
+		if (r->pass)
+			break;
+		blkgen_pattern_next(&r->wl->pattern, &r->stream, c);
+	}
+	return false;
+}
+
+/*
+ * Choose the slot's I/O and submit it. With verify, an I/O whose blocks
+ * are held by others waits on the retry list (parked) and draws again
+ * after the next reap.
+ */
+static void blkgen_choose_submit(struct blkgen_wl_run *r,
+				 struct blkgen_slot *s)
+{
 	struct blkgen_choice c;
 
-	if (READ_ONCE(job->stop) || now >= job->t_deadline)
-		return false;
-	s->measured = start >= job->t_measure;
-	if (s->measured) {
-		if (!r->quota)
-			return false;
-		if (r->quota != U64_MAX)
-			r->quota--;
+	blkgen_choose(r, &c);
+	if (r->verify && !blkgen_vhold(r, s, &c)) {
+		s->parked = true;
+		s->node.next = r->w->retry;
+		r->w->retry = &s->node;
+		return;
 	}
-
-	blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
 	/*
 	 * Writes are flagged as O_DIRECT's are (REQ_SYNC | REQ_IDLE), so
 	 * writeback throttling leaves them alone: it would cap them at a few
@@ -251,12 +302,34 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	s->sector = c.offset >> SECTOR_SHIFT;
 	s->size = c.size;
 	s->write = c.write;
+	if (r->verify && c.write)
+		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
+	blkgen_submit(r, s);
+}
+
+static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
+			    u64 start, u64 now)
+{
+	struct blkgen_job *job = r->w->job;
+
+	if (READ_ONCE(job->stop) || now >= job->t_deadline)
+		return false;
+	if (r->pass && r->stream.next >= r->pass_end)
+		return false;
+	s->measured = start >= job->t_measure;
+	if (s->measured) {
+		if (!r->quota)
+			return false;
+		if (r->quota != U64_MAX)
+			r->quota--;
+	}
+
 	s->stamp = r->record;
 	s->end_ns = start;
 	s->inflight = true;
 	s->start_ns = start;
 	r->w->inflight++;
-	blkgen_submit(r, s);
+	blkgen_choose_submit(r, s);
 	return true;
 }
 
@@ -351,6 +424,23 @@ static struct blkgen_interval *blkgen_ival(struct blkgen_wl_run *r, u64 end)
 	return &r->stats->ival_open;
 }
 
+/* Verify: check a read, commit a write, and let go of the blocks. */
+static void blkgen_vdone(struct blkgen_wl_run *r, struct blkgen_slot *s)
+{
+	struct blkgen_vtable *vt = &r->wl->vt;
+
+	s->vheld = false;
+	if (s->write) {
+		blkgen_verify_commit(vt, s->vblk, s->vnr,
+				     s->status == BLK_STS_OK);
+		return;
+	}
+	if (s->status == BLK_STS_OK)
+		blkgen_verify_check(r->wl, s->pages, s->vblk, s->vnr,
+				    r->stats->verify);
+	blkgen_verify_release(vt, s->vblk, s->vnr);
+}
+
 static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
 	struct blkgen_stats *st = r->stats;
@@ -359,6 +449,8 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 
 	s->inflight = false;
 	r->w->inflight--;
+	if (s->vheld)
+		blkgen_vdone(r, s);
 	if (unlikely(s->status != BLK_STS_OK)) {
 		if (s->measured) {
 			st->errors++;
@@ -547,6 +639,10 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 /* A slot that will not be submitted again (the run stops): hand it back. */
 static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
+	if (s->vheld) {
+		blkgen_verify_release(&r->wl->vt, s->vblk, s->vnr);
+		s->vheld = false;
+	}
 	s->inflight = false;
 	r->w->inflight--;
 	if (r->open)
@@ -569,6 +665,14 @@ static void blkgen_retry(struct blkgen_worker *w)
 	while (n) {
 		s = llist_entry(n, struct blkgen_slot, node);
 		n = n->next;
+		if (s->parked) {
+			s->parked = false;
+			if (READ_ONCE(w->job->stop))
+				blkgen_unissue(s->run, s);
+			else
+				blkgen_choose_submit(s->run, s);
+			continue;
+		}
 		if (!s->again_ns) {
 			s->again_ns = now;
 		} else if (now - s->again_ns > BLKGEN_AGAIN_NS) {
@@ -886,7 +990,19 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 				   (u64)index << 32 | i, index, active);
 		r->record = job->record;
 		r->quota = U64_MAX;
-		if (job->io_limit) {
+		r->verify = wl->verify;
+		if (job->mode == BLKGEN_MODE_VERIFY) {
+			/* Each worker reads its stretch; others read nothing. */
+			r->pass = true;
+			r->pass_end = r->stream.next;
+			if (wl->verify)
+				r->pass_end = index + 1 < active ?
+					wl->pattern.start +
+					blkgen_part_offset(&wl->pattern,
+							   index + 1,
+							   active) :
+					wl->pattern.end;
+		} else if (job->io_limit) {
 			u32 rem;
 
 			r->quota = div_u64_rem(job->io_limit, active, &rem);
@@ -903,7 +1019,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					GFP_KERNEL, node);
 		if (!r->slots)
 			goto out_free;
-		if (job->rate_iops) {
+		if (job->rate_iops && !r->pass) {
 			r->open = true;
 			w->open = true;
 			r->free = kcalloc_node(r->nr_slots, sizeof(*r->free),

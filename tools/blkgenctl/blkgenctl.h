@@ -56,6 +56,11 @@ struct wl_result {
 	uint64_t errors;
 	uint64_t late_ios;	/* open loop: arrivals that waited for a slot */
 	uint64_t max_lag_ns;	/* open loop: largest schedule lag */
+	uint64_t verify_checked;	/* verify=1: blocks checked by reads */
+	uint64_t verify_errors;		/* ... found wrong */
+	uint64_t verify_unflushed;	/* ... old, not covered by a flush */
+	uint64_t flushes;	/* flush_ms: flushes completed */
+	char *verify_log;	/* WL/verify_log, NULL if empty */
 	struct blkgen_interval *iv;
 	size_t nr_iv;
 };
@@ -107,6 +112,19 @@ int cmd_plot(int argc, char **argv);
 
 /* cmd-convert.c */
 int cmd_convert(int argc, char **argv);
+
+/* cmd-verify.c */
+struct vlog_line {
+	uint64_t offset;	/* bytes */
+	uint64_t from;		/* misdirected: where the data belongs */
+	char cls[16];
+	unsigned int expected;
+	unsigned int found;
+};
+
+int vlog_parse(const char *line, struct vlog_line *l);
+int cmd_verify(int argc, char **argv);
+void print_verify_log(const char *wl, const char *log, const char *indent);
 
 /* cmd-job.c */
 int cmd_list(int argc, char **argv);

@@ -117,6 +117,14 @@ int result_load_json(const char *file, struct job_result *r)
 				goto bad;
 			w->errors += json_object_get_uint64(json_member(o, "errors"));
 			w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
+			w->flushes += json_object_get_uint64(json_member(o, "flushes"));
+			if (json_member(o, "verify")) {
+				json_object *v = json_member(o, "verify");
+
+				w->verify_checked += json_object_get_uint64(json_member(v, "checked"));
+				w->verify_errors += json_object_get_uint64(json_member(v, "errors"));
+				w->verify_unflushed += json_object_get_uint64(json_member(v, "unflushed"));
+			}
 			if (json_object_get_uint64(json_member(o, "max_lag_ns")) > w->max_lag_ns)
 				w->max_lag_ns = json_object_get_uint64(json_member(o, "max_lag_ns"));
 		}

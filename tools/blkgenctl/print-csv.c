@@ -16,7 +16,7 @@ static void csv_job(const struct job_result *r)
 
 	printf("job,workload,direction,state,elapsed_s,ios,bytes,iops,mb_per_s,"
 	       "bytes_per_io,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us,"
-	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors\n");
+	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors,verify_errors\n");
 	for (i = 0; i < r->nr_wl; i++) {
 		const struct wl_result *w = &r->wl[i];
 
@@ -25,7 +25,8 @@ static void csv_job(const struct job_result *r)
 			const struct blkgen_lat_hist *h = &dr->lat;
 
 			printf("%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64
-			       ",%.1f,%.3f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%" PRIu64 "\n",
+			       ",%.1f,%.3f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%" PRIu64
+			       ",%" PRIu64 "\n",
 			       r->name, w->name, dir_name[d], r->state, secs,
 			       dr->ios, dr->bytes,
 			       secs > 0 ? dr->ios / secs : 0,
@@ -39,7 +40,7 @@ static void csv_job(const struct job_result *r)
 			       report_percentile(h, 99) / 1e3,
 			       report_percentile(h, 99.9) / 1e3,
 			       report_percentile(h, 99.99) / 1e3,
-			       d ? 0 : w->errors);
+			       d ? 0 : w->errors, d ? 0 : w->verify_errors);
 		}
 	}
 }

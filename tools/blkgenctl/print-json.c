@@ -5,6 +5,7 @@
  * mergeable: the key is the bin's midpoint in ns, as in fio's json+.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -107,6 +108,48 @@ static json_object *json_intervals(const struct wl_result *w)
 	return a;
 }
 
+/* verify=1 results: counts and the mismatch log. */
+static json_object *json_verify(const struct wl_result *w)
+{
+	json_object *o = json_object_new_object();
+	json_object *a = json_object_new_array();
+	const char *p = w->verify_log, *e;
+	struct vlog_line l;
+	char line[256];
+
+	json_object_object_add(o, "checked",
+			       json_object_new_uint64(w->verify_checked));
+	json_object_object_add(o, "errors",
+			       json_object_new_uint64(w->verify_errors));
+	json_object_object_add(o, "unflushed",
+			       json_object_new_uint64(w->verify_unflushed));
+	for (; p && *p; p = *e ? e + 1 : e) {
+		json_object *m;
+
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(line, sizeof(line), "%.*s", (int)(e - p), p);
+		if (vlog_parse(line, &l))
+			continue;
+		m = json_object_new_object();
+		json_object_object_add(m, "offset",
+				       json_object_new_uint64(l.offset));
+		json_object_object_add(m, "class",
+				       json_object_new_string(l.cls));
+		json_object_object_add(m, "expected",
+				       json_object_new_uint64(l.expected));
+		json_object_object_add(m, "found",
+				       json_object_new_uint64(l.found));
+		if (l.from != l.offset)
+			json_object_object_add(m, "from",
+					       json_object_new_uint64(l.from));
+		json_object_array_add(a, m);
+	}
+	json_object_object_add(o, "log", a);
+	return o;
+}
+
 static void json_job(const struct job_result *r)
 {
 	json_object *root = json_object_new_object();
@@ -135,6 +178,9 @@ static void json_job(const struct job_result *r)
 				       json_object_new_uint64(w->late_ios));
 		json_object_object_add(o, "max_lag_ns",
 				       json_object_new_uint64(w->max_lag_ns));
+		json_object_object_add(o, "verify", json_verify(w));
+		json_object_object_add(o, "flushes",
+				       json_object_new_uint64(w->flushes));
 		json_object_object_add(o, "intervals", json_intervals(w));
 		json_object_array_add(wls, o);
 	}

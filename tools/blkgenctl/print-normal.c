@@ -71,6 +71,14 @@ static void normal_job(const struct job_result *r)
 		if (w->late_ios || w->max_lag_ns)
 			printf("  %s open loop: %" PRIu64 " late arrivals, max schedule lag %.3f ms\n",
 			       w->name, w->late_ios, w->max_lag_ns / 1e6);
+		if (w->verify_checked || w->verify_errors || w->verify_unflushed)
+			printf("  %s verify: %" PRIu64 " blocks checked, %" PRIu64
+			       " mismatches, %" PRIu64 " unflushed\n", w->name,
+			       w->verify_checked, w->verify_errors,
+			       w->verify_unflushed);
+		if (w->flushes)
+			printf("  %s flushes: %" PRIu64 "\n", w->name, w->flushes);
+		print_verify_log(w->name, w->verify_log, "    ");
 	}
 }
 

@@ -26,6 +26,7 @@ static const struct key job_keys[] = {
 	{ "cpus", K_TEXT }, { "duration_ms", K_MS }, { "warmup_ms", K_MS },
 	{ "interval_ms", K_MS }, { "rate_iops", K_UINT },
 	{ "arrival", K_TEXT }, { "io_limit", K_UINT }, { "seed", K_UINT },
+	{ "verify_fatal", K_BOOL },
 	{ "curve", K_TEXT }, { "curve_stop_ms", K_TEXT },
 	{ }
 };
@@ -35,6 +36,7 @@ static const struct key wl_keys[] = {
 	{ "seekpct", K_PCT }, { "range", K_TEXT },
 	{ "distribution", K_TEXT }, { "depth", K_UINT }, { "share", K_PCT },
 	{ "allow_write", K_BOOL }, { "polled", K_BOOL }, { "fua", K_BOOL },
+	{ "verify", K_BOOL }, { "flush_ms", K_MS },
 	{ }
 };
 

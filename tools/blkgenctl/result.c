@@ -96,6 +96,18 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	      load_hist(dir, "write_lat_hist", &w->dir[1].lat);
 	if (ret)
 		return ret;
+	/* Verification results; absent from modules before verify. */
+	load_u64(dir, "verify_checked", &w->verify_checked);
+	load_u64(dir, "verify_errors", &w->verify_errors);
+	load_u64(dir, "verify_unflushed", &w->verify_unflushed);
+	load_u64(dir, "flushes", &w->flushes);
+	if (!cfs_path(path, sizeof(path), dir, "verify_log")) {
+		w->verify_log = cfs_read_file(path, &size);
+		if (w->verify_log && !w->verify_log[0]) {
+			free(w->verify_log);
+			w->verify_log = NULL;
+		}
+	}
 	if (cfs_path(path, sizeof(path), dir, "intervals"))
 		return -ENAMETOOLONG;
 	w->iv = cfs_read_file(path, &size);
@@ -172,6 +184,7 @@ void result_free(struct job_result *r)
 	for (i = 0; i < r->nr_wl; i++) {
 		free(r->wl[i].name);
 		free(r->wl[i].iv);
+		free(r->wl[i].verify_log);
 	}
 	free(r->wl);
 	free(r->name);

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen data verification: the generation table of a workload with
+ * verify=1, the hold every I/O takes on its blocks, stamping writes,
+ * checking reads, the mismatch log, periodic flushes and their epochs,
+ * and saving and loading the table.
+ *
+ * The table has one byte per block of the range (the workload's smallest
+ * I/O size; see stamp.h for the bits). It outlives runs: a write run and
+ * a later verify pass (job mode=verify) share it, and it is dropped when
+ * `verify` is written or the workload removed. An I/O holds its blocks
+ * (busy bit, taken with cmpxchg) from submission to the worker's
+ * accounting, so two I/Os never overlap and a read never races a write
+ * to the same block. These are the only shared writes per I/O, and only
+ * with verify=1.
+ *
+ * Flush epochs: with flush_ms, a delayed work flushes the device every
+ * flush_ms. Writes committed after a flush was issued carry a new epoch
+ * tag; when the flush completes every tag but the new one is cleared
+ * (the blocks are durable). In a verify pass, a block whose tag is not
+ * clear may hold older data (a power cut dropped it from a volatile
+ * cache): that is reported as unflushed, not as an error.
+ */
+#include <linux/blkdev.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/vmalloc.h>
+
+#include "blkgen.h"
+#include "stamp.h"
+
+static unsigned int verify_max_mb = 256;
+module_param(verify_max_mb, uint, 0644);
+MODULE_PARM_DESC(verify_max_mb,
+		 "Largest generation table of a verifying workload, in MiB (default 256: one byte per 4 KiB of 1 TiB)");
+
+#define SECTORS_PER_PAGE	(PAGE_SIZE / BLKGEN_SECTOR)
+
+static const char *wl_name(struct blkgen_workload *wl)
+{
+	return config_item_name(&wl->group.cg_item);
+}
+
+/**
+ * blkgen_verify_init() - Build the CRC tables.
+ * Context: module load.
+ */
+void blkgen_verify_init(void)
+{
+	blkgen_crc32c_init();
+}
+
+/**
+ * blkgen_verify_drop() - Free a workload's generation table.
+ * @wl: workload, not running (or being freed)
+ */
+void blkgen_verify_drop(struct blkgen_workload *wl)
+{
+	vfree(wl->vt.ent);
+	memset(&wl->vt, 0, sizeof(wl->vt));
+}
+
+/*
+ * Fit the table to the workload's resolved pattern: keep one of the same
+ * geometry (a previous run's, or a loaded one), refuse a loaded one that
+ * does not match, make a new one otherwise.
+ */
+static int blkgen_verify_table(struct blkgen_job *job,
+			       struct blkgen_workload *wl, u64 dev_bytes)
+{
+	const struct blkgen_pattern *p = &wl->pattern;
+	struct blkgen_vtable *vt = &wl->vt;
+	u64 nr = (p->end - p->start) / p->align;
+
+	if (vt->ent && vt->loaded && vt->filled != vt->nr) {
+		blkgen_job_set_error(job,
+				     "%s: the loaded verify table has %llu of its %llu entries (EINVAL)",
+				     wl_name(wl), vt->filled, vt->nr);
+		return -EINVAL;
+	}
+	if (vt->ent && vt->start == p->start && vt->nr == nr &&
+	    vt->block == p->align && vt->dev_bytes == dev_bytes)
+		return 0;
+	if (vt->ent && vt->loaded) {
+		blkgen_job_set_error(job,
+				     "%s: the loaded verify table covers %llu blocks of %u bytes from %llu on a %llu-byte device; the workload has %llu of %u from %llu on %llu (EINVAL)",
+				     wl_name(wl), vt->nr, vt->block, vt->start,
+				     vt->dev_bytes, nr, p->align, p->start,
+				     dev_bytes);
+		return -EINVAL;
+	}
+	if (job->mode == BLKGEN_MODE_VERIFY) {
+		blkgen_job_set_error(job,
+				     "%s: no generation table to verify against: run with verify=1 first, or load WL/verify_table (EINVAL)",
+				     wl_name(wl));
+		return -EINVAL;
+	}
+	blkgen_verify_drop(wl);
+	if (nr > (u64)verify_max_mb << 20) {
+		blkgen_job_set_error(job,
+				     "%s: verify needs a %llu MiB generation table (one byte per %u bytes of the range), above verify_max_mb=%u (ENOMEM)",
+				     wl_name(wl), DIV_ROUND_UP_ULL(nr, 1 << 20),
+				     p->align, verify_max_mb);
+		return -ENOMEM;
+	}
+	vt->ent = vzalloc(nr);
+	if (!vt->ent) {
+		blkgen_job_set_error(job,
+				     "%s: no memory for a %llu-byte generation table (ENOMEM)",
+				     wl_name(wl), nr);
+		return -ENOMEM;
+	}
+	vt->nr = nr;
+	vt->start = p->start;
+	vt->block = p->align;
+	vt->dev_bytes = dev_bytes;
+	vt->run_id = get_random_u64();
+	return 0;
+}
+
+/**
+ * blkgen_verify_prepare() - Set up a workload's verification for a run.
+ * @job: the job, job->lock held
+ * @wl: workload with its device open and pattern resolved
+ *
+ * Return: 0 or a negative errno with job->error set.
+ */
+int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
+{
+	const struct blkgen_pattern *p = &wl->pattern;
+	unsigned int i;
+	int ret;
+
+	wl->vlog_nr = 0;
+	wl->flushes = 0;
+	if (wl->flush_ms && wl->rdpct == 100 &&
+	    job->mode != BLKGEN_MODE_VERIFY) {
+		blkgen_job_set_error(job,
+				     "%s: flush_ms needs a workload that writes (rdpct below 100) (EINVAL)",
+				     wl_name(wl));
+		return -EINVAL;
+	}
+	if (!wl->verify)
+		return 0;
+	for (i = 0; i < p->bs.nr; i++) {
+		if (p->bs.size[i] % p->align) {
+			blkgen_job_set_error(job,
+					     "%s: verify needs every size of bs %s to be a multiple of the smallest (%u) (EINVAL)",
+					     wl_name(wl), wl->bs_str, p->align);
+			return -EINVAL;
+		}
+	}
+	ret = blkgen_verify_table(job, wl, bdev_nr_bytes(wl->dev.bdev));
+	if (ret)
+		return ret;
+	wl->vt.relax = job->mode == BLKGEN_MODE_VERIFY;
+	wl->vt.cur_tag = wl->flush_ms && !wl->vt.relax ?
+			 1 << BLKGEN_VT_TAG_SHIFT : 0;
+	return 0;
+}
+
+/**
+ * blkgen_verify_check_overlap() - Refuse workloads that share a verifying
+ * workload's blocks.
+ * @job: the job, devices open and patterns resolved
+ * Return: 0 or -EINVAL with job->error set.
+ */
+int blkgen_verify_check_overlap(struct blkgen_job *job)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < job->nr_wl_run; i++) {
+		struct blkgen_workload *a = job->wl_run[i];
+
+		if (!a->verify)
+			continue;
+		for (j = 0; j < job->nr_wl_run; j++) {
+			struct blkgen_workload *b = job->wl_run[j];
+
+			if (i == j || a->dev.bdev != b->dev.bdev ||
+			    b->pattern.end <= a->pattern.start ||
+			    a->pattern.end <= b->pattern.start)
+				continue;
+			blkgen_job_set_error(job,
+					     "%s and %s overlap on %s: a verifying workload needs its range to itself (EINVAL)",
+					     wl_name(a), wl_name(b), a->device);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * blkgen_verify_hold() - Take the blocks of an I/O.
+ * @vt: the table
+ * @offset: byte offset of the I/O
+ * @size: its bytes (whole blocks)
+ * @blk: set to its first block
+ * @nr: set to its blocks
+ * Return: true if every block was free and is now held; false if another
+ * I/O holds one (nothing is held then).
+ */
+bool blkgen_verify_hold(struct blkgen_vtable *vt, u64 offset, u32 size,
+			u64 *blk, u32 *nr)
+{
+	u64 b = div_u64(offset - vt->start, vt->block);
+	u32 n = size / vt->block, i;
+	u8 old;
+
+	*blk = b;
+	*nr = n;
+	for (i = 0; i < n; i++) {
+		do {
+			old = READ_ONCE(vt->ent[b + i]);
+			if (old & BLKGEN_VT_BUSY) {
+				blkgen_verify_release(vt, b, i);
+				return false;
+			}
+		} while (cmpxchg(&vt->ent[b + i], old,
+				 old | BLKGEN_VT_BUSY) != old);
+	}
+	return true;
+}
+
+/**
+ * blkgen_verify_release() - Let go of held blocks without changing them.
+ * @vt: the table
+ * @blk: first block
+ * @nr: blocks
+ */
+void blkgen_verify_release(struct blkgen_vtable *vt, u64 blk, u32 nr)
+{
+	u32 i;
+	u8 old;
+
+	/* The flush sweep may change the epoch bits meanwhile. */
+	for (i = 0; i < nr; i++) {
+		do {
+			old = READ_ONCE(vt->ent[blk + i]);
+		} while (cmpxchg(&vt->ent[blk + i], old,
+				 old & ~BLKGEN_VT_BUSY) != old);
+	}
+}
+
+static void *blkgen_sector_addr(struct page **pages, u32 i)
+{
+	return page_address(pages[i / SECTORS_PER_PAGE]) +
+	       (i % SECTORS_PER_PAGE) * BLKGEN_SECTOR;
+}
+
+/**
+ * blkgen_verify_stamp() - Fill a write's buffer for the held blocks.
+ * @vt: the table
+ * @pages: the slot's buffer
+ * @blk: first block (held)
+ * @nr: blocks
+ *
+ * Each block gets the generation after the table's; the table changes
+ * only when the write completes (blkgen_verify_commit()).
+ */
+void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
+			 u64 blk, u32 nr)
+{
+	u32 spb = vt->block / BLKGEN_SECTOR, i, j;
+	u64 sector = (vt->start >> SECTOR_SHIFT) + blk * spb;
+
+	for (i = 0; i < nr; i++) {
+		u32 gen = blkgen_gen_next(READ_ONCE(vt->ent[blk + i]) &
+					  BLKGEN_VT_GEN);
+
+		for (j = 0; j < spb; j++)
+			blkgen_stamp_fill(blkgen_sector_addr(pages,
+							     i * spb + j),
+					  vt->run_id, sector + i * spb + j,
+					  gen);
+	}
+}
+
+/**
+ * blkgen_verify_commit() - A write of held blocks completed; release them.
+ * @vt: the table
+ * @blk: first block
+ * @nr: blocks
+ * @ok: it succeeded: the blocks now hold the next generation, in the
+ *	current flush epoch; else their content is unknown
+ */
+void blkgen_verify_commit(struct blkgen_vtable *vt, u64 blk, u32 nr, bool ok)
+{
+	u8 tag = READ_ONCE(vt->cur_tag), old, new;
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		do {
+			old = READ_ONCE(vt->ent[blk + i]);
+			new = ok ? blkgen_gen_next(old & BLKGEN_VT_GEN) | tag :
+				   BLKGEN_GEN_UNKNOWN | tag;
+		} while (cmpxchg(&vt->ent[blk + i], old, new) != old);
+	}
+}
+
+struct blkgen_vctx {
+	struct blkgen_workload *wl;
+	struct page **pages;
+	u32 unflushed;
+};
+
+static const void *blkgen_vsector(void *ctx, u32 i)
+{
+	return blkgen_sector_addr(((struct blkgen_vctx *)ctx)->pages, i);
+}
+
+static void blkgen_vreport(void *ctx, const struct blkgen_mismatch *m)
+{
+	struct blkgen_workload *wl = ((struct blkgen_vctx *)ctx)->wl;
+	struct blkgen_job *job = wl->job;
+	struct blkgen_vlog_entry *e;
+
+	if (m->cls == BLKGEN_V_UNFLUSHED)
+		((struct blkgen_vctx *)ctx)->unflushed++;
+	spin_lock(&wl->vlog_lock);
+	if (wl->vlog_nr < BLKGEN_VLOG_MAX) {
+		e = &wl->vlog[wl->vlog_nr++];
+		e->offset = m->sector << SECTOR_SHIFT;
+		e->home = m->home << SECTOR_SHIFT;
+		e->cls = m->cls;
+		e->expected = m->expected;
+		e->found = m->found;
+	}
+	spin_unlock(&wl->vlog_lock);
+	if (job->verify_fatal && m->cls != BLKGEN_V_UNFLUSHED)
+		blkgen_job_set_error(job,
+				     "%s: verify: %s data at %llu (expected generation %u, found %u)",
+				     wl_name(wl), blkgen_vclass_name(m->cls),
+				     m->sector << SECTOR_SHIFT, m->expected,
+				     m->found);
+}
+
+/**
+ * blkgen_verify_check() - Check a completed read of held blocks.
+ * @wl: the workload
+ * @pages: the slot's buffer
+ * @blk: first block
+ * @nr: blocks
+ * @res: counts of blocks checked, wrong and unflushed, added to
+ *	(checked, errors, unflushed)
+ *
+ * Mismatches go to the workload's log (the first BLKGEN_VLOG_MAX) and,
+ * with verify_fatal, fail the run.
+ */
+void blkgen_verify_check(struct blkgen_workload *wl, struct page **pages,
+			 u64 blk, u32 nr, u64 res[3])
+{
+	struct blkgen_vtable *vt = &wl->vt;
+	u32 spb = vt->block / BLKGEN_SECTOR, checked, bad;
+	struct blkgen_vctx ctx = { .wl = wl, .pages = pages };
+	struct blkgen_vio io = {
+		.run_id = vt->run_id,
+		.sector = (vt->start >> SECTOR_SHIFT) + blk * spb,
+		.nr_sectors = nr * spb,
+		.block_sectors = spb,
+		.ent = &vt->ent[blk],
+		.relax = vt->relax,
+		.sector_at = blkgen_vsector,
+		.ctx = &ctx,
+	};
+
+	bad = blkgen_verify_read(&io, blkgen_vreport, &ctx, &checked);
+	res[0] += checked;
+	res[1] += bad;
+	res[2] += ctx.unflushed;
+}
+
+/*
+ * A completed flush made every write committed before it was issued
+ * durable: clear every epoch tag but @keep, the one writes committed
+ * since carry. Runs in the flush work, beside the workers.
+ */
+static void blkgen_verify_sweep(struct blkgen_vtable *vt, u8 keep)
+{
+	u64 b;
+	u8 old;
+
+	for (b = 0; b < vt->nr; b++) {
+		do {
+			old = READ_ONCE(vt->ent[b]);
+			if (!(old & BLKGEN_VT_TAG) ||
+			    (old & BLKGEN_VT_TAG) == keep)
+				break;
+		} while (cmpxchg(&vt->ent[b], old,
+				 old & ~BLKGEN_VT_TAG) != old);
+		if (!(b & 0xffff))
+			cond_resched();
+	}
+}
+
+/* Every flush_ms while the run issues: flush, then sweep the epochs. */
+static void blkgen_flush_fn(struct work_struct *work)
+{
+	struct blkgen_workload *wl = container_of(to_delayed_work(work),
+						  struct blkgen_workload,
+						  flush_work);
+	struct blkgen_job *job = wl->job;
+	struct blkgen_vtable *vt = &wl->vt;
+	u8 tag = 0;
+	int ret;
+
+	if (READ_ONCE(job->stop) || ktime_get_ns() >= job->t_deadline)
+		return;
+	if (vt->ent && vt->cur_tag) {
+		/* Epochs 1, 2, 3, 1 ...: at most two are ever in use. */
+		tag = vt->cur_tag + (1 << BLKGEN_VT_TAG_SHIFT);
+		if (!(tag & BLKGEN_VT_TAG))
+			tag = 1 << BLKGEN_VT_TAG_SHIFT;
+		WRITE_ONCE(vt->cur_tag, tag);
+		smp_mb();	/* commits after this see the new epoch */
+	}
+	ret = blkdev_issue_flush(wl->dev.bdev);
+	if (ret) {
+		blkgen_job_set_error(job, "%s: %s: a flush failed (%s)",
+				     wl_name(wl), wl->device,
+				     blkgen_errno_name(ret));
+		blkgen_job_wake_workers(job);
+		return;
+	}
+	WRITE_ONCE(wl->flushes, wl->flushes + 1);
+	if (tag)
+		blkgen_verify_sweep(vt, tag);
+	schedule_delayed_work(&wl->flush_work, msecs_to_jiffies(wl->flush_ms));
+}
+
+/**
+ * blkgen_verify_wl_init() - Initialise a new workload's verify state.
+ * @wl: the workload
+ */
+void blkgen_verify_wl_init(struct blkgen_workload *wl)
+{
+	spin_lock_init(&wl->vlog_lock);
+	INIT_DELAYED_WORK(&wl->flush_work, blkgen_flush_fn);
+}
+
+/**
+ * blkgen_verify_run_start() - Start the periodic flushes of a run.
+ * @job: the job, job->lock held, workers started
+ */
+void blkgen_verify_run_start(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	if (job->mode == BLKGEN_MODE_VERIFY)
+		return;
+	for (i = 0; i < job->nr_wl_run; i++) {
+		struct blkgen_workload *wl = job->wl_run[i];
+
+		if (wl->flush_ms)
+			schedule_delayed_work(&wl->flush_work,
+					      msecs_to_jiffies(wl->flush_ms));
+	}
+}
+
+/**
+ * blkgen_verify_run_end() - Stop the periodic flushes (before devices close).
+ * @job: the job, job->lock held
+ */
+void blkgen_verify_run_end(struct blkgen_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_wl_run; i++)
+		if (job->wl_run[i])
+			cancel_delayed_work_sync(&job->wl_run[i]->flush_work);
+}
+
+/**
+ * blkgen_verify_log_show() - WL/verify_log: the first mismatches of the run.
+ * @wl: the workload
+ * @buf: sysfs page
+ *
+ * One line each: byte offset, class, expected and found generation, and
+ * for misdirected data the offset it was written for.
+ *
+ * Return: bytes written.
+ */
+ssize_t blkgen_verify_log_show(struct blkgen_workload *wl, char *buf)
+{
+	struct blkgen_vlog_entry *e;
+	unsigned int i;
+	int n = 0;
+
+	spin_lock(&wl->vlog_lock);
+	for (i = 0; i < wl->vlog_nr; i++) {
+		e = &wl->vlog[i];
+		n += scnprintf(buf + n, PAGE_SIZE - n,
+			       "%llu %s expected=%u found=%u",
+			       e->offset, blkgen_vclass_name(e->cls),
+			       e->expected, e->found);
+		if (e->cls == BLKGEN_V_MISDIRECTED)
+			n += scnprintf(buf + n, PAGE_SIZE - n, " from=%llu",
+				       e->home);
+		n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
+	}
+	spin_unlock(&wl->vlog_lock);
+	return n;
+}
+
+/* struct blkgen_vtable_hdr with its byte order spelled out for sparse. */
+struct blkgen_vtable_hdr_le {
+	__le32 magic;
+	__le16 version;
+	__le16 reserved;
+	__le32 block;
+	__le32 reserved2;
+	__le64 run_id;
+	__le64 start;
+	__le64 nr;
+	__le64 dev_bytes;
+};
+
+#define VT_HDR	sizeof(struct blkgen_vtable_hdr_le)
+
+/**
+ * blkgen_verify_table_read() - WL/verify_table: the header, then the entries.
+ * @wl: the workload, job->lock held, not running
+ * @buf: destination
+ * @off: file offset
+ * @count: bytes asked for
+ * Return: bytes copied, 0 at the end (or without a table).
+ */
+ssize_t blkgen_verify_table_read(struct blkgen_workload *wl, char *buf,
+				 loff_t off, size_t count)
+{
+	struct blkgen_vtable *vt = &wl->vt;
+	struct blkgen_vtable_hdr_le h = {
+		.magic = cpu_to_le32(BLKGEN_VTABLE_MAGIC),
+		.version = cpu_to_le16(BLKGEN_VTABLE_VERSION),
+		.block = cpu_to_le32(vt->block),
+		.run_id = cpu_to_le64(vt->run_id),
+		.start = cpu_to_le64(vt->start),
+		.nr = cpu_to_le64(vt->nr),
+		.dev_bytes = cpu_to_le64(vt->dev_bytes),
+	};
+	size_t done = 0, n;
+	u64 i;
+
+	if (!vt->ent || off >= VT_HDR + vt->nr)
+		return 0;
+	count = min_t(u64, count, VT_HDR + vt->nr - off);
+	if (off < VT_HDR) {
+		n = min_t(size_t, count, VT_HDR - off);
+		memcpy(buf, (char *)&h + off, n);
+		done = n;
+	}
+	for (i = off + done - VT_HDR; done < count; i++, done++)
+		buf[done] = vt->ent[i] & ~BLKGEN_VT_BUSY;
+	return done;
+}
+
+/**
+ * blkgen_verify_table_write() - Load a saved table into WL/verify_table.
+ * @wl: the workload, job->lock held, not running
+ * @buf: data
+ * @off: file offset: the header at 0 (in one write) makes a new table,
+ *	entries follow in order; a write out of order or beyond the table
+ *	drops it
+ * @count: bytes
+ * Return: @count or a negative errno (-EINVAL for a bad header or an
+ * entry beyond the table, -ENOMEM over verify_max_mb).
+ */
+ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
+				  loff_t off, size_t count)
+{
+	struct blkgen_vtable *vt = &wl->vt;
+	struct blkgen_vtable_hdr_le h;
+	size_t total = count;
+	u32 block;
+	u64 nr, i;
+	u8 *ent;
+
+	BUILD_BUG_ON(VT_HDR != sizeof(struct blkgen_vtable_hdr));
+
+	if (off == 0) {
+		if (count < VT_HDR)
+			return -EINVAL;
+		memcpy(&h, buf, VT_HDR);
+		nr = le64_to_cpu(h.nr);
+		block = le32_to_cpu(h.block);
+		if (le32_to_cpu(h.magic) != BLKGEN_VTABLE_MAGIC ||
+		    le16_to_cpu(h.version) != BLKGEN_VTABLE_VERSION || !nr ||
+		    !block || block % BLKGEN_SECTOR)
+			return -EINVAL;
+		if (count - VT_HDR > nr)
+			return -EINVAL;
+		if (nr > (u64)verify_max_mb << 20)
+			return -ENOMEM;
+		ent = vzalloc(nr);
+		if (!ent)
+			return -ENOMEM;
+		blkgen_verify_drop(wl);
+		vt->ent = ent;
+		vt->nr = nr;
+		vt->block = block;
+		vt->run_id = le64_to_cpu(h.run_id);
+		vt->start = le64_to_cpu(h.start);
+		vt->dev_bytes = le64_to_cpu(h.dev_bytes);
+		vt->loaded = true;
+		buf += VT_HDR;
+		off = VT_HDR;
+		count -= VT_HDR;
+	}
+	if (!vt->ent || !vt->loaded)
+		return -EINVAL;
+	/* In order and within the table, or the load is void. */
+	if (off != VT_HDR + vt->filled || count > vt->nr - vt->filled) {
+		blkgen_verify_drop(wl);
+		return -EINVAL;
+	}
+	for (i = 0; i < count; i++)
+		vt->ent[vt->filled + i] = buf[i] & ~BLKGEN_VT_BUSY;
+	vt->filled += count;
+	return total;
+}
