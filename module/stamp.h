@@ -32,13 +32,13 @@ static inline u32 blkgen_gen_next(u32 gen)
 /* What a read found, per block; OK is no mismatch. */
 enum blkgen_vclass {
 	BLKGEN_V_OK,
-	BLKGEN_V_FOREIGN,	/* no stamp of this run: never written, other data */
+	BLKGEN_V_FOREIGN,	/* no stamp of this run: unwritten or other */
 	BLKGEN_V_CORRUPT,	/* stamp of this run, CRC mismatch */
 	BLKGEN_V_MISDIRECTED,	/* a valid stamp of another sector */
 	BLKGEN_V_STALE,		/* an older generation: a lost or stale write */
 	BLKGEN_V_TORN,		/* generations mixed within one read */
 	BLKGEN_V_PHANTOM,	/* newer than the table: a write it never saw */
-	BLKGEN_V_UNFLUSHED,	/* old data where no completed flush required new */
+	BLKGEN_V_UNFLUSHED,	/* old data no completed flush required new */
 	BLKGEN_V_NR,
 };
 

@@ -184,9 +184,12 @@ BLKGEN_COUNTER_ATTR(verify_unflushed, BLKGEN_VERIFY_UNFLUSHED);
 static ssize_t flushes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+
 	return sysfs_emit(buf, "%llu\n",
-			  (unsigned long long)READ_ONCE(kobj_to_wl(kobj)->flushes));
+			  (unsigned long long)READ_ONCE(wl->flushes));
 }
+
 static struct kobj_attribute blkgen_attr_flushes = __ATTR_RO(flushes);
 
 static ssize_t verify_log_show(struct kobject *kobj,
@@ -194,6 +197,7 @@ static ssize_t verify_log_show(struct kobject *kobj,
 {
 	return blkgen_verify_log_show(kobj_to_wl(kobj), buf);
 }
+
 static struct kobj_attribute blkgen_attr_verify_log = __ATTR_RO(verify_log);
 
 #define BLKGEN_HIST_FILE_SIZE						\

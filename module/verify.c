@@ -575,7 +575,7 @@ ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
 	u64 nr, i;
 	u8 *ent;
 
-	BUILD_BUG_ON(VT_HDR != sizeof(struct blkgen_vtable_hdr));
+	BUILD_BUG_ON(sizeof(struct blkgen_vtable_hdr) != VT_HDR);
 
 	if (off == 0) {
 		if (count < VT_HDR)

@@ -992,7 +992,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->quota = U64_MAX;
 		r->verify = wl->verify;
 		if (job->mode == BLKGEN_MODE_VERIFY) {
-			/* Each worker reads its stretch; others read nothing. */
+			/* Each worker reads its stretch, others nothing. */
 			r->pass = true;
 			r->pass_end = r->stream.next;
 			if (wl->verify)
