@@ -9,14 +9,24 @@
 #define CRC32C_POLY	0x82f63b78U	/* Castagnoli, reflected */
 
 static u32 crc_tab[8][256];
+static bool crc_hw;
 
 /**
  * blkgen_crc32c_init() - Build the CRC-32C tables (once, before use).
+ * @hw: the CPU has the SSE4.2 crc32 instruction (x86-64): use it. It works
+ *	on general registers, so the kernel may use it without saving the
+ *	FPU state (as crc32c-intel does).
  */
-void blkgen_crc32c_init(void)
+void blkgen_crc32c_init(bool hw)
 {
 	u32 i, j, c;
 
+#ifdef __x86_64__
+	crc_hw = hw;
+#else
+	crc_hw = false;
+	(void)hw;
+#endif
 	for (i = 0; i < 256; i++) {
 		c = i;
 		for (j = 0; j < 8; j++)
@@ -40,6 +50,20 @@ u32 blkgen_crc32c(const void *p, size_t len)
 	const u8 *b = p;
 	u32 c = ~0U;
 
+#ifdef __x86_64__
+	if (crc_hw) {
+		u64 c64 = c, v;
+
+		for (; len >= 8; len -= 8, b += 8) {
+			memcpy(&v, b, 8);
+			asm("crc32q %1, %0" : "+r" (c64) : "rm" (v));
+		}
+		c = (u32)c64;
+		for (; len; len--, b++)
+			asm("crc32b %1, %0" : "+r" (c) : "rm" (*b));
+		return ~c;
+	}
+#endif
 	for (; len && ((unsigned long)b & 7); len--)
 		c = (c >> 8) ^ crc_tab[0][(c ^ *b++) & 0xff];
 	for (; len >= 8; len -= 8, b += 8) {
@@ -86,15 +110,16 @@ const char *blkgen_vclass_name(enum blkgen_vclass c)
  * @sector: the sector's number on the device
  * @gen: its new generation
  *
- * The data after the stamp is a splitmix64 sequence seeded from
- * (@run_id, @sector, @gen): incompressible, and different for every
- * sector and generation.
+ * The data after the stamp is derived from (@run_id, @sector, @gen):
+ * word i is a multiply-xorshift hash of seed + i * φ (no word depends on
+ * the one before, so the CPU computes several at once), incompressible
+ * and different for every sector and generation.
  */
 void blkgen_stamp_fill(void *sec, u64 run_id, u64 sector, u32 gen)
 {
 	struct blkgen_stamp *st = sec;
 	u64 *w = (u64 *)((u8 *)sec + BLKGEN_STAMP_SIZE);
-	u64 x = run_id ^ (sector * 0x9e3779b97f4a7c15ULL) ^ ((u64)gen << 59);
+	u64 x = run_id ^ (sector * 0xd1342543de82ef95ULL) ^ ((u64)gen << 59);
 	unsigned int i;
 
 	st->magic = BLKGEN_STAMP_MAGIC;
@@ -103,11 +128,10 @@ void blkgen_stamp_fill(void *sec, u64 run_id, u64 sector, u32 gen)
 	st->gen = gen;
 	st->reserved = 0;
 	for (i = 0; i < (BLKGEN_SECTOR - BLKGEN_STAMP_SIZE) / 8; i++) {
-		u64 z = (x += 0x9e3779b97f4a7c15ULL);
+		u64 z = x + (i + 1) * 0x9e3779b97f4a7c15ULL;
 
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		w[i] = z ^ (z >> 31);
+		z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ULL;
+		w[i] = z ^ (z >> 29);
 	}
 	st->crc = blkgen_crc32c((u8 *)sec + 8, BLKGEN_SECTOR - 8);
 }

@@ -52,7 +52,7 @@ enum blkgen_sstate {
 	BLKGEN_S_MISDIRECTED,
 };
 
-void blkgen_crc32c_init(void);
+void blkgen_crc32c_init(bool hw);
 u32 blkgen_crc32c(const void *p, size_t len);
 void blkgen_stamp_fill(void *sec, u64 run_id, u64 sector, u32 gen);
 enum blkgen_sstate blkgen_stamp_check(const void *sec, u64 run_id,
