@@ -156,8 +156,6 @@ int cmd_verify(int argc, char **argv)
 		result_free(&r);
 		return EXIT_FAIL;
 	}
-	/* The job's mode is back to run whatever happens now. */
-	cfs_write(mode, "run");
 	for (;;) {
 		struct timespec ts = { 0, 200 * 1000000L };
 
@@ -170,6 +168,8 @@ int cmd_verify(int argc, char **argv)
 		}
 		nanosleep(&ts, NULL);
 	}
+	/* The job starts its workloads' I/O again next time. */
+	cfs_write(mode, "run");
 
 	ret = result_load(job, &r);
 	if (ret) {
