@@ -5,7 +5,10 @@
 # 4 KiB read/write workload on a memory-backed null_blk with verify off and
 # on, alternating in one boot (ABAB), one worker at depth 16.
 #
-#   tests/vm/run.sh --kernel 6.12 --run "bash /blkgen/tests/bench/verify-cost.sh"
+#   tests/vm/run.sh --kernel 6.12 --icount --run "bash /blkgen/tests/bench/verify-cost.sh"
+#
+# (--icount: guest time is an instruction count, so the ratio is that of
+# the instructions verify adds and repeats across boots.)
 #
 # Prints one line per run and the on/off ratio of the means. A benchmark,
 # not a test: it asserts nothing.
