@@ -205,6 +205,7 @@ struct blkgen_snap {
  * @vlog_nr: entries in @vlog
  * @flushes: flushes completed in the run (written by @flush_work)
  * @flush_work: the periodic flush
+ * @flush_next: when the next flush is due (jiffies; @flush_work's own)
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -240,6 +241,7 @@ struct blkgen_workload {
 	u32 vlog_nr;
 	u64 flushes;
 	struct delayed_work flush_work;
+	unsigned long flush_next;
 };
 
 /**
@@ -400,6 +402,8 @@ bool blkgen_verify_hold(struct blkgen_vtable *vt, u64 offset, u32 size,
 void blkgen_verify_release(struct blkgen_vtable *vt, u64 blk, u32 nr);
 void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
 			 u64 blk, u32 nr);
+void blkgen_verify_unstamp(struct blkgen_vtable *vt, struct page **pages,
+			   u32 nr);
 void blkgen_verify_commit(struct blkgen_vtable *vt, u64 blk, u32 nr,
 			  bool ok);
 void blkgen_verify_check(struct blkgen_workload *wl, struct page **pages,

@@ -10,6 +10,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/string.h>
+#include <linux/compiler.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +23,9 @@ typedef __u32 u32;
 typedef __u64 u64;
 typedef __s32 s32;
 typedef __s64 s64;
+
+/* A shared byte another thread may change (the kernel's, simplified). */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
 #endif /* _BLKGEN_PURE_H */

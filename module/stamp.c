@@ -187,9 +187,9 @@ static enum blkgen_vclass verify_block(const struct blkgen_vio *io, u32 b,
 				       bool io_current,
 				       struct blkgen_mismatch *m)
 {
-	u8 e = io->ent[b];
+	u8 e = READ_ONCE(io->ent[b]);
 	u32 exp = e & BLKGEN_VT_GEN, i, first = b * io->block_sectors;
-	u32 gen, g0 = 0, cur = 0, older = 0, newer = 0, bad_at = 0;
+	u32 gen, g0 = 0, cur = 0, older = 0, newer = 0, bad_at = 0, nf = 0;
 	u32 bad_gen = 0;
 	enum blkgen_vclass bad = BLKGEN_V_OK;
 	u64 home, bad_home = 0;
@@ -217,6 +217,8 @@ static enum blkgen_vclass verify_block(const struct blkgen_vio *io, u32 b,
 			continue;
 		}
 		if (s != BLKGEN_S_VALID) {
+			if (s == BLKGEN_S_FOREIGN)
+				nf++;
 			if (bad == BLKGEN_V_OK) {
 				bad = s == BLKGEN_S_FOREIGN ? BLKGEN_V_FOREIGN :
 				      s == BLKGEN_S_CORRUPT ? BLKGEN_V_CORRUPT :
@@ -255,10 +257,16 @@ static enum blkgen_vclass verify_block(const struct blkgen_vio *io, u32 b,
 		bad_gen = stamp_gen(io->sector_at(io->ctx, bad_at),
 				    io->run_id);
 	}
+	m->settle = BLKGEN_GEN_UNKNOWN;
 	if (io->relax && (e & BLKGEN_VT_TAG) &&
 	    (bad == BLKGEN_V_STALE || bad == BLKGEN_V_TORN ||
-	     bad == BLKGEN_V_FOREIGN))
+	     bad == BLKGEN_V_FOREIGN)) {
 		bad = BLKGEN_V_UNFLUSHED;
+		if (nf == io->block_sectors)
+			m->settle = 0;
+		else if (older == io->block_sectors && !mixed)
+			m->settle = g0;
+	}
 	m->sector = io->sector + bad_at;
 	m->home = bad == BLKGEN_V_MISDIRECTED ? bad_home : m->sector;
 	m->cls = bad;
@@ -296,7 +304,7 @@ u32 blkgen_verify_read(const struct blkgen_vio *io,
 	*checked = 0;
 	/* Did the read find any current data? (torn or stale) */
 	for (b = 0; b < nb && !io_current; b++) {
-		u32 exp = io->ent[b] & BLKGEN_VT_GEN;
+		u32 exp = READ_ONCE(io->ent[b]) & BLKGEN_VT_GEN;
 
 		if (exp == 0 || exp == BLKGEN_GEN_UNKNOWN)
 			continue;
@@ -311,7 +319,7 @@ u32 blkgen_verify_read(const struct blkgen_vio *io,
 		}
 	}
 	for (b = 0; b < nb; b++) {
-		u32 exp = io->ent[b] & BLKGEN_VT_GEN;
+		u32 exp = READ_ONCE(io->ent[b]) & BLKGEN_VT_GEN;
 		enum blkgen_vclass c;
 
 		if (exp && exp != BLKGEN_GEN_UNKNOWN)

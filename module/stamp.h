@@ -65,6 +65,9 @@ enum blkgen_sstate blkgen_stamp_check(const void *sec, u64 run_id,
  * @cls: the class
  * @expected: the table's generation
  * @found: the generation found (0 when the stamp is not this run's)
+ * @settle: for an unflushed block, the generation it now holds for good:
+ *	that of every sector when they agree, 0 when none holds a stamp of
+ *	this run, else BLKGEN_GEN_UNKNOWN (the table takes it)
  */
 struct blkgen_mismatch {
 	u64 sector;
@@ -72,6 +75,7 @@ struct blkgen_mismatch {
 	enum blkgen_vclass cls;
 	u32 expected;
 	u32 found;
+	u32 settle;
 };
 
 /**

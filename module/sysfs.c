@@ -483,7 +483,7 @@ static ssize_t verify_table_write(struct file *file, struct kobject *kobj,
 	return n;
 }
 
-static BIN_ATTR_RW(verify_table, 0);
+static BIN_ATTR_ADMIN_RW(verify_table, 0);	/* root only: 0600 */
 static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(intervals, 0);

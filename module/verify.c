@@ -282,6 +282,28 @@ void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
 }
 
 /**
+ * blkgen_verify_unstamp() - Clear a read's buffer for the held blocks.
+ * @vt: the table
+ * @pages: the slot's buffer
+ * @nr: blocks
+ *
+ * The slot's buffer holds what it last wrote or read. A read that
+ * completes without transferring data (a driver bug) would find that
+ * there: zero each sector's magic first, so it reads foreign instead.
+ */
+void blkgen_verify_unstamp(struct blkgen_vtable *vt, struct page **pages,
+			   u32 nr)
+{
+	u32 i, n = nr * (vt->block / BLKGEN_SECTOR);
+	struct blkgen_stamp *st;
+
+	for (i = 0; i < n; i++) {
+		st = blkgen_sector_addr(pages, i);
+		st->magic = 0;
+	}
+}
+
+/**
  * blkgen_verify_commit() - A write of held blocks completed; release them.
  * @vt: the table
  * @blk: first block
@@ -314,17 +336,46 @@ static const void *blkgen_vsector(void *ctx, u32 i)
 	return blkgen_sector_addr(((struct blkgen_vctx *)ctx)->pages, i);
 }
 
+/*
+ * A pass found a block holding older data than its last, unflushed, write
+ * (a power cut dropped it): the table takes what the block holds, now
+ * durable, so that later runs check it against that. Stale data keeps its
+ * generation, none is never written, a torn block is unknown.
+ */
+static void blkgen_vsettle(struct blkgen_vtable *vt,
+			   const struct blkgen_mismatch *m)
+{
+	u64 b = div_u64((m->sector << SECTOR_SHIFT) - vt->start, vt->block);
+	u8 old;
+
+	do {
+		old = READ_ONCE(vt->ent[b]);
+	} while (cmpxchg(&vt->ent[b], old,
+			 (old & BLKGEN_VT_BUSY) | m->settle) != old);
+}
+
 static void blkgen_vreport(void *ctx, const struct blkgen_mismatch *m)
 {
 	struct blkgen_workload *wl = ((struct blkgen_vctx *)ctx)->wl;
 	struct blkgen_job *job = wl->job;
 	struct blkgen_vlog_entry *e;
+	unsigned int i;
 
-	if (m->cls == BLKGEN_V_UNFLUSHED)
+	if (m->cls == BLKGEN_V_UNFLUSHED) {
 		((struct blkgen_vctx *)ctx)->unflushed++;
+		blkgen_vsettle(&wl->vt, m);
+	}
 	spin_lock(&wl->vlog_lock);
+	e = NULL;
 	if (wl->vlog_nr < BLKGEN_VLOG_MAX) {
 		e = &wl->vlog[wl->vlog_nr++];
+	} else if (m->cls != BLKGEN_V_UNFLUSHED) {
+		/* Full: an error takes the last unflushed line's place. */
+		for (i = BLKGEN_VLOG_MAX; i-- > 0 && !e;)
+			if (wl->vlog[i].cls == BLKGEN_V_UNFLUSHED)
+				e = &wl->vlog[i];
+	}
+	if (e) {
 		e->offset = m->sector << SECTOR_SHIFT;
 		e->home = m->home << SECTOR_SHIFT;
 		e->cls = m->cls;
@@ -406,6 +457,7 @@ static void blkgen_flush_fn(struct work_struct *work)
 						  flush_work);
 	struct blkgen_job *job = wl->job;
 	struct blkgen_vtable *vt = &wl->vt;
+	unsigned long now;
 	u8 tag = 0;
 	int ret;
 
@@ -430,7 +482,13 @@ static void blkgen_flush_fn(struct work_struct *work)
 	WRITE_ONCE(wl->flushes, wl->flushes + 1);
 	if (tag)
 		blkgen_verify_sweep(vt, tag);
-	schedule_delayed_work(&wl->flush_work, msecs_to_jiffies(wl->flush_ms));
+	/* A period from the run's start, not from the last flush's end. */
+	now = jiffies;
+	wl->flush_next += msecs_to_jiffies(wl->flush_ms);
+	if (time_before(wl->flush_next, now))
+		wl->flush_next = now;
+	queue_delayed_work(system_unbound_wq, &wl->flush_work,
+			   wl->flush_next - now);
 }
 
 /**
@@ -456,9 +514,12 @@ void blkgen_verify_run_start(struct blkgen_job *job)
 	for (i = 0; i < job->nr_wl_run; i++) {
 		struct blkgen_workload *wl = job->wl_run[i];
 
-		if (wl->flush_ms)
-			schedule_delayed_work(&wl->flush_work,
-					      msecs_to_jiffies(wl->flush_ms));
+		if (!wl->flush_ms)
+			continue;
+		/* Unbound: a long sweep does not hold up a worker's CPU. */
+		wl->flush_next = jiffies + msecs_to_jiffies(wl->flush_ms);
+		queue_delayed_work(system_unbound_wq, &wl->flush_work,
+				   msecs_to_jiffies(wl->flush_ms));
 	}
 }
 
@@ -481,7 +542,9 @@ void blkgen_verify_run_end(struct blkgen_job *job)
  * @buf: sysfs page
  *
  * One line each: byte offset, class, expected and found generation, and
- * for misdirected data the offset it was written for.
+ * for misdirected data the offset it was written for. Whole lines only:
+ * 64 misdirected lines with offsets of 13 digits and more (TB) fill more
+ * than the page, and the lines that do not fit are left out.
  *
  * Return: bytes written.
  */
@@ -489,19 +552,24 @@ ssize_t blkgen_verify_log_show(struct blkgen_workload *wl, char *buf)
 {
 	struct blkgen_vlog_entry *e;
 	unsigned int i;
-	int n = 0;
+	char line[96];
+	int n = 0, len;
 
 	spin_lock(&wl->vlog_lock);
 	for (i = 0; i < wl->vlog_nr; i++) {
 		e = &wl->vlog[i];
-		n += scnprintf(buf + n, PAGE_SIZE - n,
-			       "%llu %s expected=%u found=%u",
-			       e->offset, blkgen_vclass_name(e->cls),
-			       e->expected, e->found);
+		len = scnprintf(line, sizeof(line),
+				"%llu %s expected=%u found=%u",
+				e->offset, blkgen_vclass_name(e->cls),
+				e->expected, e->found);
 		if (e->cls == BLKGEN_V_MISDIRECTED)
-			n += scnprintf(buf + n, PAGE_SIZE - n, " from=%llu",
-				       e->home);
-		n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
+			len += scnprintf(line + len, sizeof(line) - len,
+					 " from=%llu", e->home);
+		len += scnprintf(line + len, sizeof(line) - len, "\n");
+		if (n + len >= PAGE_SIZE)
+			break;
+		memcpy(buf + n, line, len);
+		n += len;
 	}
 	spin_unlock(&wl->vlog_lock);
 	return n;
@@ -583,6 +651,8 @@ ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
 	BUILD_BUG_ON(sizeof(struct blkgen_vtable_hdr) != VT_HDR);
 
 	if (off == 0) {
+		/* A new load: whatever it leaves, the old table is gone. */
+		blkgen_verify_drop(wl);
 		if (count < VT_HDR)
 			return -EINVAL;
 		memcpy(&h, buf, VT_HDR);
@@ -599,7 +669,6 @@ ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
 		ent = vzalloc(nr);
 		if (!ent)
 			return -ENOMEM;
-		blkgen_verify_drop(wl);
 		vt->ent = ent;
 		vt->nr = nr;
 		vt->block = block;

@@ -286,6 +286,8 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 
 	blkgen_choose(r, &c);
 	if (r->verify && !blkgen_vhold(r, s, &c)) {
+		/* Not in flight: blkgen_poll() must not poll its old bio. */
+		WRITE_ONCE(s->bio.bi_cookie, BLK_QC_T_NONE);
 		s->parked = true;
 		s->node.next = r->w->retry;
 		r->w->retry = &s->node;
@@ -304,6 +306,8 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 	s->write = c.write;
 	if (r->verify && c.write)
 		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
+	else if (r->verify)
+		blkgen_verify_unstamp(&r->wl->vt, s->pages, s->vnr);
 	blkgen_submit(r, s);
 }
 
@@ -640,7 +644,15 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
 	if (s->vheld) {
-		blkgen_verify_release(&r->wl->vt, s->vblk, s->vnr);
+		/*
+		 * A write refused with EAGAIN may have reached the device in
+		 * part (a bio-based device splits it): its blocks are unknown.
+		 */
+		if (s->write)
+			blkgen_verify_commit(&r->wl->vt, s->vblk, s->vnr,
+					     false);
+		else
+			blkgen_verify_release(&r->wl->vt, s->vblk, s->vnr);
 		s->vheld = false;
 	}
 	s->inflight = false;

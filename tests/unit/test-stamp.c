@@ -233,9 +233,33 @@ int main(void)
 	ent[2] |= 1 << BLKGEN_VT_TAG_SHIFT;
 	CHECK(check(ent, true, &checked) == 0, "unflushed is no error");
 	EXPECT_ONE(BLKGEN_V_UNFLUSHED, BASE + 2 * BS, 3, 2);
+	CHECK(got[0].settle == 2, "unflushed stale: settles at %u",
+	      got[0].settle);
 	CHECK(check(ent, false, &checked) == 1, "live: still an error");
 	ent[2] &= ~BLKGEN_VT_TAG;
 	CHECK(check(ent, true, &checked) == 1, "durable block: error");
+	/* What an unflushed block settles at: none, or unknown when torn. */
+	fresh(ent, 3);
+	memset(buf[2 * BS], 0, BS * BLKGEN_SECTOR);
+	ent[2] |= 1 << BLKGEN_VT_TAG_SHIFT;
+	CHECK(check(ent, true, &checked) == 0 && nr_got == 1 &&
+	      got[0].cls == BLKGEN_V_UNFLUSHED && got[0].settle == 0,
+	      "unflushed, none: settles at %u", got[0].settle);
+	fresh(ent, 3);
+	memset(buf[2 * BS + 3], 0, BLKGEN_SECTOR);
+	ent[2] |= 1 << BLKGEN_VT_TAG_SHIFT;
+	CHECK(check(ent, true, &checked) == 0 && nr_got == 1 &&
+	      got[0].cls == BLKGEN_V_UNFLUSHED &&
+	      got[0].settle == BLKGEN_GEN_UNKNOWN,
+	      "unflushed, part zeros: settles at %u", got[0].settle);
+	fresh(ent, 3);
+	stamp_block(2, BASE + 2 * BS, 2);
+	blkgen_stamp_fill(buf[2 * BS + 5], RUN, BASE + 2 * BS + 5, 1);
+	ent[2] |= 1 << BLKGEN_VT_TAG_SHIFT;
+	CHECK(check(ent, true, &checked) == 0 && nr_got == 1 &&
+	      got[0].cls == BLKGEN_V_UNFLUSHED &&
+	      got[0].settle == BLKGEN_GEN_UNKNOWN,
+	      "unflushed, two old generations: settles at %u", got[0].settle);
 	/* Relaxing never excuses corruption. */
 	fresh(ent, 3);
 	ent[1] |= 2 << BLKGEN_VT_TAG_SHIFT;

@@ -98,7 +98,7 @@ int cmd_verify(int argc, char **argv)
 	};
 	const struct print_ops *ops = &print_normal_ops;
 	char mode[4096], state[4096], text[64];
-	uint64_t errors = 0, checked = 0, unflushed = 0;
+	uint64_t errors = 0, checked = 0, unflushed = 0, ioerrs = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct job_result r;
 	const char *job;
@@ -181,14 +181,18 @@ int cmd_verify(int argc, char **argv)
 		errors += r.wl[i].verify_errors;
 		checked += r.wl[i].verify_checked;
 		unflushed += r.wl[i].verify_unflushed;
+		/* A read that failed checked nothing: the pass is not clean. */
+		ioerrs += r.wl[i].errors;
 	}
 	if (ops == &print_normal_ops) {
 		for (i = 0; i < r.nr_wl; i++)
 			print_verify_log(r.wl[i].name, r.wl[i].verify_log, "");
 		printf("%s: verify pass %s: %" PRIu64 " blocks checked, %" PRIu64
-		       " mismatches, %" PRIu64 " unflushed%s%s\n", job, r.state,
-		       checked, errors, unflushed,
-		       r.error[0] ? ", error: " : "", r.error);
+		       " mismatches, %" PRIu64 " unflushed", job, r.state,
+		       checked, errors, unflushed);
+		if (ioerrs)
+			printf(", %" PRIu64 " reads failed", ioerrs);
+		printf("%s%s\n", r.error[0] ? ", error: " : "", r.error);
 		for (i = 0; i < r.nr_wl; i++)
 			if (r.wl[i].verify_errors + r.wl[i].verify_unflushed > 64)
 				printf("%s: %s: only the first 64 mismatches are listed\n",
@@ -196,7 +200,7 @@ int cmd_verify(int argc, char **argv)
 	} else {
 		ops->job(&r);
 	}
-	ret = errors || strcmp(r.state, "done") ? EXIT_FAIL : EXIT_OK;
+	ret = errors || ioerrs || strcmp(r.state, "done") ? EXIT_FAIL : EXIT_OK;
 	result_free(&r);
 	return ret;
 }
