@@ -17,6 +17,7 @@ pkgs=(
 	linux-headers-6.12-amd64 linux-image-6.12-amd64	# Debian 6.12
 	qemu-system-x86 busybox-static cpio xz-utils kmod	# the test VM
 	fio blktrace dmsetup				# witnesses and faults in the VM
+	python3-six					# fio_jsonplus_clat2csv (unit: test-fio.sh)
 	flex bison bc libelf-dev libssl-dev		# the debug kernel (linux-source-6.12)
 	gnuplot-nox python3-docutils			# blkgenctl plot, the man page
 )

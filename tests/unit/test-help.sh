@@ -10,7 +10,7 @@ ctl=$here/../../tools/blkgenctl/blkgenctl
 fail=0
 export BLKGEN_SYSFS=/nonexistent BLKGEN_CONFIGFS=/nonexistent
 
-for c in run curve list status report stop rm merge convert plot; do
+for c in run curve list status report stop rm verify merge convert plot; do
 	rc=0
 	out=$("$ctl" "$c" --help 2> /dev/null) || rc=$?
 	if [ "$rc" = 0 ] && [[ $out == "usage: blkgenctl $c"* ]]; then
@@ -34,4 +34,15 @@ for c in run curve list status report stop rm merge convert plot; do
 		fail=1
 	fi
 done
+
+# The top-level help names only options its commands take.
+while read -r c args; do
+	for opt in $(echo "$args" | grep -oE -- '--[a-z][a-z-]*'); do
+		if "$ctl" "$c" "$opt" 2>&1 | grep -q "unrecognized option"; then
+			echo "not ok - help shows $c $opt, which $c does not take"
+			fail=1
+		fi
+	done
+done < <("$ctl" help | sed -n 's/^  \([a-z][a-z]*\) /\1 /p')
+echo "ok - help's options exist"
 exit $fail

@@ -85,6 +85,8 @@ uint64_t report_percentile(const struct blkgen_lat_hist *h, double pct);
 double report_mean(const struct blkgen_lat_hist *h);
 double report_stddev(const struct blkgen_lat_hist *h);
 
+struct json_object;
+
 /* print-*.c: output formats */
 struct print_ops {
 	const char *name;
@@ -94,8 +96,12 @@ struct print_ops {
 extern const struct print_ops print_normal_ops;
 extern const struct print_ops print_json_ops;
 extern const struct print_ops print_csv_ops;
+extern const struct print_ops print_fio_ops;
 const struct print_ops *print_ops_for(const char *fmt);
 const struct print_ops *print_ops_arg(const char *fmt);
+struct json_object *print_json_lat(const struct blkgen_lat_hist *h);
+struct json_object *print_json_verify(const struct wl_result *w);
+void print_json_doc(struct json_object *root);
 
 /* cmd-run.c */
 int cmd_run(int argc, char **argv);

@@ -24,17 +24,15 @@ json_object *json_member(json_object *o, const char *key)
 	return v;
 }
 
-/* Add one direction of a report's workload into @d. */
-static int merge_dir(json_object *dir, struct dir_result *d)
+/* Add a latency object (N, min, max, mean and bins) into @d. */
+static int merge_lat(json_object *lat, struct dir_result *d)
 {
-	json_object *lat = json_member(dir, "lat_ns"), *bins = json_member(lat, "bins");
+	json_object *bins = json_member(lat, "bins");
 	uint64_t n, min, max;
 	double mean;
 
-	if (!dir || !lat || !bins || !json_object_is_type(bins, json_type_object))
+	if (!lat || !bins || !json_object_is_type(bins, json_type_object))
 		return -EINVAL;
-	d->ios += json_object_get_uint64(json_member(dir, "ios"));
-	d->bytes += json_object_get_uint64(json_member(dir, "bytes"));
 	n = json_object_get_uint64(json_member(lat, "N"));
 	if (!n)
 		return 0;
@@ -53,6 +51,39 @@ static int merge_dir(json_object *dir, struct dir_result *d)
 		d->lat.count += c;
 	}
 	return 0;
+}
+
+/* Add one direction of a report's workload into @d. */
+static int merge_dir(json_object *dir, struct dir_result *d)
+{
+	if (!dir)
+		return -EINVAL;
+	d->ios += json_object_get_uint64(json_member(dir, "ios"));
+	d->bytes += json_object_get_uint64(json_member(dir, "bytes"));
+	return merge_lat(json_member(dir, "lat_ns"), d);
+}
+
+/*
+ * One direction of a job of fio's json+ (fio's own, or blkgenctl -o fio):
+ * total latency (lat_ns) where it has bins (fio's lat_percentiles=1),
+ * else completion latency (clat_ns, fio's default). A direction without
+ * I/O has no bins; one with I/O and none is plain json, not json+.
+ */
+static int merge_fio_dir(json_object *dir, struct dir_result *d)
+{
+	json_object *lat = json_member(dir, "lat_ns");
+	uint64_t ios;
+
+	if (!dir)
+		return -EINVAL;
+	ios = json_object_get_uint64(json_member(dir, "total_ios"));
+	d->ios += ios;
+	d->bytes += json_object_get_uint64(json_member(dir, "io_bytes"));
+	if (!json_member(lat, "bins"))
+		lat = json_member(dir, "clat_ns");
+	if (!json_member(lat, "bins"))
+		return ios ? -ENODATA : 0;
+	return merge_lat(lat, d);
 }
 
 static struct wl_result *find_wl(struct job_result *r, const char *name)
@@ -75,6 +106,46 @@ static struct wl_result *find_wl(struct job_result *r, const char *name)
 	return w;
 }
 
+/* A job of fio's json+ output: one workload named after the job. */
+static int load_fio_job(const char *file, json_object *job,
+			struct job_result *r)
+{
+	static const char *const dirs[] = { "read", "write" };
+	const char *name = json_object_get_string(json_member(job, "jobname"));
+	uint64_t ms = json_object_get_uint64(json_member(job, "job_runtime"));
+	struct wl_result *w;
+	int d, ret;
+
+	if (!name) {
+		fprintf(stderr, "blkgenctl: %s: a fio job without a jobname\n",
+			file);
+		return -EINVAL;
+	}
+	if (ms > r->elapsed_ms)
+		r->elapsed_ms = ms;
+	w = find_wl(r, name);
+	if (!w)
+		return -ENOMEM;
+	for (d = 0; d < 2; d++) {
+		ret = merge_fio_dir(json_member(job, dirs[d]), &w->dir[d]);
+		if (ret == -ENODATA) {
+			fprintf(stderr, "blkgenctl: %s: fio job %s has no latency bins: run fio with --output-format=json+\n",
+				file, name);
+			return ret;
+		}
+		if (ret) {
+			fprintf(stderr, "blkgenctl: %s: malformed fio job %s\n",
+				file, name);
+			return ret;
+		}
+	}
+	/* fio's error is an errno; blkgen counts I/O errors. */
+	if (json_object_get_uint64(json_member(job, "error")))
+		w->errors++;
+	return 0;
+}
+
+
 int result_load_json(const char *file, struct job_result *r)
 {
 	json_object *root = json_object_from_file(file), *jobs, *job, *wls;
@@ -96,6 +167,12 @@ int result_load_json(const char *file, struct job_result *r)
 		uint64_t ms;
 
 		job = json_object_array_get_idx(jobs, i);
+		if (json_member(root, "fio version") &&
+		    !json_member(job, "workloads")) {
+			if (load_fio_job(file, job, r))
+				goto out;
+			continue;
+		}
 		wls = json_member(job, "workloads");
 		ms = json_object_get_uint64(json_member(job, "elapsed_ms"));
 		if (ms > r->elapsed_ms)
@@ -152,7 +229,7 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv]";
+	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio]";
 	const struct print_ops *ops = &print_json_ops;
 	struct job_result r = { 0 };
 	int c, i, ret = EXIT_OK;

@@ -138,11 +138,11 @@ int cmd_status(int argc, char **argv)
 	return rc;
 }
 
-/* report JOB [-o normal|json|csv] */
+/* report JOB [-o normal|json|csv|fio] */
 int cmd_report(int argc, char **argv)
 {
 	const struct print_ops *ops = &print_normal_ops;
-	const char *usage = "blkgenctl report JOB [-o normal|json|csv]";
+	const char *usage = "blkgenctl report JOB [-o normal|json|csv|fio]";
 	struct job_result r;
 	int i, ret;
 

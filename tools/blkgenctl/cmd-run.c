@@ -42,7 +42,7 @@ struct run_opts {
 
 static const char *run_usage =
 	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
-	"                      [--allow-write] [-o normal|json|csv] [-q] [--name JOB] [--keep]";
+	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]";
 
 /* A created job, remembered for the cleanup. */
 struct created {
@@ -619,6 +619,10 @@ int cmd_curve(int argc, char **argv)
 	i = parse_run_opts(argc, argv, &o, curve_usage, &points, &stop_ms);
 	if (i < 0)
 		return EXIT_USAGE;
+	if (o.ops == &print_fio_ops) {
+		fprintf(stderr, "blkgenctl: curve: -o fio is a run's layout: run each point, or report it (normal, json, csv)\n");
+		return EXIT_USAGE;
+	}
 	ret = load_profile(argv[i], &p, &o);
 	if (!ret && !stop_ms) {
 		stop_ms = profile_stop_ms(&p);
@@ -748,9 +752,7 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 			json_object_array_add(arr, pt);
 		}
 		json_object_object_add(root, "points", arr);
-		printf("%s\n", json_object_to_json_string_ext(root,
-				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		print_json_doc(root);
 		return;
 	}
 	printf("curve: unthrottled maximum %llu IOPS\n", (unsigned long long)max);

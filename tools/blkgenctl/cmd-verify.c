@@ -79,15 +79,15 @@ static int job_file(char *buf, size_t size, const char *job, const char *name)
 }
 
 static const char *verify_usage =
-	"blkgenctl verify JOB [-o normal|json|csv]\n"
+	"blkgenctl verify JOB [-o normal|json|csv|fio]\n"
 	"\n"
 	"Read back the whole region of every verify=1 workload of JOB (a\n"
 	"finished run) against its generation table, and print each block\n"
 	"found wrong: its byte offset and class (foreign, corrupt,\n"
 	"misdirected, stale, torn, phantom; unflushed is not an error).\n"
-	"  -o, --output-format FMT  normal (default), json or csv\n"
-	"Exit status: 0 nothing wrong, 1 a mismatch or the pass failed,\n"
-	"2 usage, 3 module not loaded.";
+	"  -o, --output-format FMT  normal (default), json, csv or fio\n"
+	"Exit status: 0 nothing wrong, 1 a mismatch, a failed read or a\n"
+	"pass that did not finish, 2 usage, 3 module not loaded.";
 
 int cmd_verify(int argc, char **argv)
 {

@@ -16,7 +16,8 @@ static double per_sec(uint64_t v, uint64_t ms)
 	return ms ? (double)v * 1000.0 / (double)ms : 0;
 }
 
-static json_object *json_lat(const struct blkgen_lat_hist *h)
+/* lat_ns: statistics, percentiles and bins (also print-fio.c's). */
+json_object *print_json_lat(const struct blkgen_lat_hist *h)
 {
 	json_object *lat = json_object_new_object();
 	json_object *pct = json_object_new_object();
@@ -65,7 +66,7 @@ static json_object *json_dir(const struct job_result *r,
 	json_object_object_add(o, "bw_bytes",
 			       json_object_new_double(per_sec(dr->bytes,
 							      r->elapsed_ms)));
-	json_object_object_add(o, "lat_ns", json_lat(&dr->lat));
+	json_object_object_add(o, "lat_ns", print_json_lat(&dr->lat));
 	return o;
 }
 
@@ -108,8 +109,8 @@ static json_object *json_intervals(const struct wl_result *w)
 	return a;
 }
 
-/* verify=1 results: counts and the mismatch log. */
-static json_object *json_verify(const struct wl_result *w)
+/* verify=1 results: counts and the mismatch log (also print-fio.c's). */
+json_object *print_json_verify(const struct wl_result *w)
 {
 	json_object *o = json_object_new_object();
 	json_object *a = json_object_new_array();
@@ -150,6 +151,14 @@ static json_object *json_verify(const struct wl_result *w)
 	return o;
 }
 
+/* Print a whole JSON document, pretty, and free it. */
+void print_json_doc(struct json_object *root)
+{
+	printf("%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
 static void json_job(const struct job_result *r)
 {
 	json_object *root = json_object_new_object();
@@ -178,7 +187,7 @@ static void json_job(const struct job_result *r)
 				       json_object_new_uint64(w->late_ios));
 		json_object_object_add(o, "max_lag_ns",
 				       json_object_new_uint64(w->max_lag_ns));
-		json_object_object_add(o, "verify", json_verify(w));
+		json_object_object_add(o, "verify", print_json_verify(w));
 		json_object_object_add(o, "flushes",
 				       json_object_new_uint64(w->flushes));
 		json_object_object_add(o, "intervals", json_intervals(w));
@@ -187,9 +196,7 @@ static void json_job(const struct job_result *r)
 	json_object_object_add(job, "workloads", wls);
 	json_object_array_add(jobs, job);
 	json_object_object_add(root, "jobs", jobs);
-	printf("%s\n", json_object_to_json_string_ext(root,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
+	print_json_doc(root);
 }
 
 const struct print_ops print_json_ops = {

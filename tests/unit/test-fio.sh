@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: blkgenctl and fio's tools read each other's JSON. -o fio
+# writes fio's json+ layout, which fio_jsonplus_clat2csv (Debian's fio)
+# converts and validates, its CSV's percentiles agreeing with the report's;
+# a real fio json+ run (null engine) is read by merge, whose percentiles
+# agree with fio's own, and by plot; fio's plain json (no bins) is refused
+# with the hint.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+ctl=$here/../../tools/blkgenctl/blkgenctl
+data=$here/data
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+
+# Debian's python3 (with python3-six), not another one first on PATH.
+py=/usr/bin/python3
+clat2csv=/usr/bin/fio_jsonplus_clat2csv
+if ! command -v fio > /dev/null || [ ! -x $clat2csv ] || ! $py -c 'import six' 2> /dev/null; then
+	echo "not ok - fio, fio_jsonplus_clat2csv or python3-six missing (tests/install-deps.sh installs them)"
+	exit 1
+fi
+
+# check_csv JSON CSV: each percentile of the JSON's clat_ns is the first
+# CSV row whose cumulative percentile reaches it (or the recorded min or
+# max, to which percentiles are clamped).
+check_csv() {
+	$py - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [l.split(',') for l in open(sys.argv[2]).read().splitlines()[1:]]
+bad = 0
+for ddir, col in (('read', 5), ('write', 14)):
+    c = d['jobs'][0][ddir]['clat_ns']
+    if not c['N']:
+        continue
+    pts = [(int(r[0]), float(r[col + 1])) for r in rows if r[col].strip()]
+    for k, v in c['percentile'].items():
+        p = float(k) / 100
+        want = next(ns for ns, q in pts if q >= p - 1e-12)
+        if v != want and v not in (c['min'], c['max']):
+            print('%s p%s: report %d, csv %d' % (ddir, k, v, want))
+            bad += 1
+sys.exit(bad != 0)
+PY
+}
+
+# A blkgen report, as fio's json+.
+if SOURCE_DATE_EPOCH=1700000000 TZ=UTC "$ctl" merge "$data/plot-report.json" -o fio > "$tmp/b.json" &&
+   grep -q '"fio version":"blkgenctl-' "$tmp/b.json" &&
+   grep -q '"time":"Tue Nov 14 22:13:20 2023"' "$tmp/b.json"; then
+	ok "-o fio: fio's header, SOURCE_DATE_EPOCH honoured"
+else
+	notok "-o fio: $(head -5 "$tmp/b.json")"
+fi
+if (cd "$tmp" && $py $clat2csv b.json b.csv > /dev/null && $py $clat2csv b.json b.csv --validate > /dev/null) &&
+   check_csv "$tmp/b.json" "$tmp/b_job0.csv"; then
+	ok "fio_jsonplus_clat2csv reads and validates -o fio; percentiles agree"
+else
+	notok "fio_jsonplus_clat2csv on -o fio"
+fi
+
+# fio's own json+ (its null engine: nothing touches a disk).
+fio --output="$tmp/fio.json" --output-format=json+ --ioengine=null \
+	--time_based --runtime=1s --size=1G --name=fj --rw=randrw > /dev/null 2>&1 ||
+	notok "fio run"
+if "$ctl" merge "$tmp/fio.json" -o json > "$tmp/m.json" 2> "$tmp/err"; then
+	# Every percentile of merge's within 1% of fio's own (or min or max).
+	if $py - "$tmp/fio.json" "$tmp/m.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))['jobs'][0]
+m = json.load(open(sys.argv[2]))['jobs'][0]['workloads'][0]
+bad = 0
+for ddir in ('read', 'write'):
+    fc, ml = f[ddir]['clat_ns'], m[ddir]['lat_ns']
+    if ml['N'] != fc['N'] or m[ddir]['ios'] != f[ddir]['total_ios']:
+        print(ddir, 'counts differ'); bad += 1
+    for k, v in fc['percentile'].items():
+        if k not in ml['percentile']:
+            continue
+        o = ml['percentile'][k]
+        if abs(o - v) > 0.01 * v and o not in (ml['min'], ml['max']):
+            print('%s p%s: fio %d, blkgenctl %d' % (ddir, k, v, o)); bad += 1
+sys.exit(bad != 0)
+PY
+	then
+		ok "merge reads fio's json+: counts and percentiles agree with fio's"
+	else
+		notok "merge of fio's json+ disagrees with fio"
+	fi
+else
+	notok "merge of fio's json+: $(cat "$tmp/err")"
+fi
+if "$ctl" plot "$tmp/fio.json" --script > "$tmp/p.gp" 2> "$tmp/err" &&
+   grep -q "'fj read'" "$tmp/p.gp"; then
+	ok "plot reads fio's json+"
+else
+	notok "plot of fio's json+: $(cat "$tmp/err")"
+fi
+fio --output="$tmp/plain.json" --output-format=json --ioengine=null \
+	--time_based --runtime=200ms --size=1G --name=fj --rw=read > /dev/null 2>&1
+if ! "$ctl" merge "$tmp/plain.json" > /dev/null 2> "$tmp/err" &&
+   grep -q "no latency bins: run fio with --output-format=json+" "$tmp/err"; then
+	ok "fio's plain json refused with the hint"
+else
+	notok "plain json: $(cat "$tmp/err")"
+fi
+# A curve is many runs: -o fio is refused there, before anything runs.
+rc=0
+"$ctl" curve /nonexistent.prof -o fio > /dev/null 2> "$tmp/err" || rc=$?
+if [ $rc = 2 ] && grep -q -- "-o fio is a run's layout" "$tmp/err"; then
+	ok "curve -o fio refused"
+else
+	notok "curve -o fio: exit $rc: $(cat "$tmp/err")"
+fi
+exit $fail
