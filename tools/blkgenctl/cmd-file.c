@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -215,6 +216,99 @@ out:
 	return ret;
 }
 
+/* The I/Os a latency object's bins hold; *n its N. */
+static uint64_t bins_sum(json_object *lat, uint64_t *n)
+{
+	json_object *bins = json_member(lat, "bins");
+	uint64_t sum = 0;
+
+	*n = json_object_get_uint64(json_member(lat, "N"));
+	if (!bins || !json_object_is_type(bins, json_type_object))
+		return 0;
+	json_object_object_foreach(bins, key, val) {
+		(void)key;
+		sum += json_object_get_uint64(val);
+	}
+	return sum;
+}
+
+/*
+ * What makes @file unfit to merge, in @why: a failed run (or one with an
+ * error), or a histogram that does not hold the I/Os it claims. 0 if
+ * nothing; a file that does not parse is left to result_load_json().
+ */
+static int merge_refusal(const char *file, char *why, size_t len)
+{
+	static const char *const dirs[] = { "read", "write" };
+	json_object *root = json_object_from_file(file), *jobs, *job;
+	bool fio = json_member(root, "fio version") != NULL;
+	size_t i, j;
+	int d, bad = 0;
+
+	jobs = json_member(root, "jobs");
+	for (i = 0; !bad && jobs && i < json_object_array_length(jobs); i++) {
+		const char *name, *state, *err;
+		json_object *wls;
+
+		job = json_object_array_get_idx(jobs, i);
+		name = json_object_get_string(json_member(job, "jobname"));
+		state = json_object_get_string(json_member(job, "state"));
+		err = json_object_get_string(json_member(job, "error"));
+		wls = json_member(job, "workloads");
+		if (fio && !wls) {
+			if (json_object_get_uint64(json_member(job, "error"))) {
+				snprintf(why, len, "fio job %s ended with error %s",
+					 name ? name : "?", err);
+				bad = 1;
+			}
+			for (d = 0; !bad && d < 2; d++) {
+				json_object *dir = json_member(job, dirs[d]);
+				json_object *lat = json_member(json_member(dir, "lat_ns"), "bins") ?
+						   json_member(dir, "lat_ns") :
+						   json_member(dir, "clat_ns");
+				uint64_t n, sum = bins_sum(lat, &n);
+
+				if (sum != n && json_member(lat, "bins")) {
+					snprintf(why, len, "fio job %s %s: its bins hold %llu I/Os, N says %llu",
+						 name ? name : "?", dirs[d],
+						 (unsigned long long)sum,
+						 (unsigned long long)n);
+					bad = 1;
+				}
+			}
+			continue;
+		}
+		if ((state && !strcmp(state, "failed")) || (err && *err)) {
+			snprintf(why, len, "job %s %s%s%s", name ? name : "?",
+				 state ? state : "", err && *err ? ": " : "",
+				 err ? err : "");
+			bad = 1;
+		}
+		for (j = 0; !bad && wls && j < json_object_array_length(wls); j++) {
+			json_object *w = json_object_array_get_idx(wls, j);
+			const char *wn = json_object_get_string(json_member(w, "name"));
+
+			for (d = 0; !bad && d < 2; d++) {
+				json_object *dir = json_member(w, dirs[d]);
+				uint64_t n, ios = json_object_get_uint64(json_member(dir, "ios"));
+				uint64_t sum = bins_sum(json_member(dir, "lat_ns"), &n);
+
+				/* No bins at all: latency=0, nothing recorded. */
+				if (sum != n || (sum && sum != ios)) {
+					snprintf(why, len, "%s %s: its bins hold %llu I/Os, N says %llu, ios %llu",
+						 wn ? wn : "?", dirs[d],
+						 (unsigned long long)sum,
+						 (unsigned long long)n,
+						 (unsigned long long)ios);
+					bad = 1;
+				}
+			}
+		}
+	}
+	json_object_put(root);
+	return bad;
+}
+
 /*
  * merge FILE...: combine JSON reports of runs over the same interval
  * (several hosts, or several jobs): workloads of the same name add up,
@@ -226,17 +320,23 @@ int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output-format", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio]";
+	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio] [--force]";
 	const struct print_ops *ops = &print_json_ops;
 	struct job_result r = { 0 };
-	int c, i, ret = EXIT_OK;
+	int c, i, j, ret = EXIT_OK;
+	bool force = false;
+	char why[512];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:fh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			force = true;
+			break;
 		case 'o':
 			ops = print_ops_arg(optarg);
 			if (!ops)
@@ -256,11 +356,36 @@ int cmd_merge(int argc, char **argv)
 	}
 	r.name = strdup("merged");
 	snprintf(r.state, sizeof(r.state), "merged");
-	for (i = optind; i < argc; i++)
+	for (i = optind; i < argc; i++) {
+		struct stat a, b;
+
+		why[0] = 0;
+		for (j = optind; j < i; j++)
+			if (!stat(argv[i], &a) && !stat(argv[j], &b) &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				snprintf(why, sizeof(why), "the same file as %s",
+					 argv[j]);
+		if (!why[0])
+			merge_refusal(argv[i], why, sizeof(why));
+		if (why[0] && !force) {
+			fprintf(stderr, "blkgenctl: %s: not merged: %s (--force merges it anyway)\n",
+				argv[i], why);
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		if (why[0]) {
+			fprintf(stderr, "blkgenctl: %s: merged anyway (--force): %s\n",
+				argv[i], why);
+			/* The output says so too, in its error. */
+			if (!r.error[0])
+				snprintf(r.error, sizeof(r.error),
+					 "merged with --force: %s: %s", argv[i], why);
+		}
 		if (result_load_json(argv[i], &r)) {
 			ret = EXIT_FAIL;
 			goto out;
 		}
+	}
 	ops->job(&r);
 out:
 	result_free(&r);

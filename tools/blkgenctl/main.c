@@ -34,7 +34,7 @@ static const struct command commands[] = {
 	{ "verify", "JOB [-o FMT]",
 	  "Read back a verify=1 run's region; print each mismatch and its class",
 	  cmd_verify },
-	{ "merge", "FILE.json... [-o FMT]",
+	{ "merge", "FILE.json... [-o FMT] [--force]",
 	  "Combine JSON reports exactly (histograms summed)", cmd_merge },
 	{ "convert", "FILE [-f vdbench|fio] [--run NAME] [-O DIR]",
 	  "Convert a vdbench parameter file or fio job file to profiles",
