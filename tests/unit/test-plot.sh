@@ -78,4 +78,39 @@ if [ "$rc" = 2 ] && grep -q "expected png or svg" "$tmp/err"; then
 else
 	notok "chart type gif: exit $rc"
 fi
+
+# What the chart cannot be: refused before anything is drawn.
+rc=0
+"$ctl" plot "$data/plot-report.json" -O "$tmp/h.pdf" > "$tmp/out" 2> "$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && [ ! -e "$tmp/h.pdf" ] && grep -q "png or svg" "$tmp/err"; then
+	ok "-O x.pdf refused, nothing written"
+else
+	notok "-O x.pdf: exit $rc, $(ls "$tmp")"
+fi
+rc=0
+"$ctl" plot "$data/plot-report.json" -O "$tmp/h.svg" -t png > /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && grep -q "is not a png file" "$tmp/err"; then
+	ok "-O's extension and -t disagreeing is refused"
+else
+	notok "-O h.svg -t png: exit $rc"
+fi
+if command -v gnuplot > /dev/null; then
+	rc=0
+	"$ctl" plot "$data/plot-report.json" -O "$tmp/no/such/dir/h.png" > "$tmp/out" 2> "$tmp/err" || rc=$?
+	if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+	   grep -q "cannot write $tmp/no/such/dir/h.png" "$tmp/err"; then
+		ok "an unwritable chart: exit 1, one line, nothing on stdout"
+	else
+		notok "unwritable chart: exit $rc, $(wc -c < "$tmp/out") bytes on stdout: $(head -c 300 "$tmp/err")"
+	fi
+fi
+# No gnuplot: the hint and exit 1 (not SIGPIPE's 141), nothing on stdout.
+mkdir -p "$tmp/emptypath"
+rc=0
+PATH=$tmp/emptypath "$ctl" plot "$data/plot-report.json" -c time -O "$tmp/t.png" > "$tmp/out" 2> "$tmp/err" || rc=$?
+if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] && grep -q "gnuplot not found: install it (apt-get install gnuplot-nox)" "$tmp/err"; then
+	ok "without gnuplot: exit 1 and the install hint"
+else
+	notok "without gnuplot: exit $rc: $(cat "$tmp/err")"
+fi
 exit $fail

@@ -14,7 +14,9 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <json-c/json.h>
@@ -323,10 +325,22 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 		return EXIT_USAGE;
 	}
 	o->in = argv[optind];
-	if (!o->type) {
-		dot = o->out ? strrchr(o->out, '.') : NULL;
-		o->type = dot && !strcmp(dot, ".svg") ? "svg" : "png";
+	/* -O's extension, if it has one, is the chart's type. */
+	dot = o->out ? strrchr(o->out, '.') : NULL;
+	if (dot && strchr(dot, '/'))
+		dot = NULL;
+	if (dot && strcmp(dot, ".png") && strcmp(dot, ".svg")) {
+		fprintf(stderr, "blkgenctl: -O %s: charts are drawn as png or svg (name it .png or .svg)\n",
+			o->out);
+		return EXIT_USAGE;
 	}
+	if (dot && o->type && strcmp(dot + 1, o->type)) {
+		fprintf(stderr, "blkgenctl: -O %s is not a %s file\n", o->out,
+			o->type);
+		return EXIT_USAGE;
+	}
+	if (!o->type)
+		o->type = dot && !strcmp(dot, ".svg") ? "svg" : "png";
 	if (!o->chart)
 		o->chart = "hist";
 	if (strcmp(o->chart, "hist") && strcmp(o->chart, "time")) {
@@ -350,6 +364,45 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 	if (!o->title)
 		o->title = o->in;
 	return EXIT_OK;
+}
+
+/* Whether @prog is an executable file in a directory of $PATH. */
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(e - p), p,
+			 e > p && e[-1] != '/' ? "/" : "", prog);
+		if (e > p && !access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the chart file can be written, found before gnuplot runs (it
+ * would otherwise draw the chart on its stdout). A file this made is
+ * removed again.
+ */
+static int check_output(const char *out)
+{
+	bool existed = !access(out, F_OK);
+	FILE *f = fopen(out, "ab");
+
+	if (!f) {
+		fprintf(stderr, "blkgenctl: cannot write %s: %s\n", out,
+			strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	if (!existed)
+		remove(out);
+	return 0;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -379,7 +432,19 @@ int cmd_plot(int argc, char **argv)
 	if (o.script) {
 		f = stdout;
 	} else {
-		f = popen("gnuplot", "w");
+		if (!in_path("gnuplot")) {
+			fprintf(stderr, "blkgenctl: gnuplot not found: install it (apt-get install gnuplot-nox), or print the script with --script\n");
+			json_object_put(root);
+			return EXIT_FAIL;
+		}
+		if (check_output(o.out)) {
+			json_object_put(root);
+			return EXIT_FAIL;
+		}
+		/* gnuplot exiting early must not kill us: pclose() tells. */
+		signal(SIGPIPE, SIG_IGN);
+		/* Its stdout is never the chart's place. */
+		f = popen("exec gnuplot > /dev/null", "w");
 		if (!f) {
 			fprintf(stderr, "blkgenctl: cannot run gnuplot: %s\n",
 				strerror(errno));
