@@ -35,6 +35,33 @@ for c in run curve list status report stop rm verify merge convert plot; do
 	fi
 done
 
+# help CMD is CMD --help; -V is --version.
+for c in run merge verify; do
+	if [ "$("$ctl" help $c)" = "$("$ctl" $c --help)" ]; then
+		echo "ok - help $c"
+	else
+		echo "not ok - help $c differs from $c --help"
+		fail=1
+	fi
+done
+if [ "$("$ctl" -V)" = "$("$ctl" --version)" ] && "$ctl" -V | grep -q '^blkgenctl [0-9]'; then
+	echo "ok - -V"
+else
+	echo "not ok - -V: $("$ctl" -V 2>&1)"
+	fail=1
+fi
+# run and curve --help say what each option does.
+undescribed=0
+for c in run curve; do
+	for opt in $("$ctl" $c --help | sed -n '1,/^$/p' | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		if ! "$ctl" $c --help | sed '1,/^$/d' | grep -q -- "$opt"; then
+			echo "not ok - $c --help does not describe $opt"
+			undescribed=1 fail=1
+		fi
+	done
+done
+[ $undescribed = 0 ] && echo "ok - run and curve --help describe their options"
+
 # The top-level help names only options its commands take.
 while read -r c args; do
 	for opt in $(echo "$args" | grep -oE -- '--[a-z][a-z-]*'); do

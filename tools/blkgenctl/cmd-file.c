@@ -324,7 +324,14 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio] [--force]";
+	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio] [--force]\n"
+		"\n"
+		"Combine JSON reports (blkgenctl -o json or -o fio, or fio's json+)\n"
+		"of runs over the same interval: workloads of the same name add up,\n"
+		"histograms summed bin by bin.\n"
+		"  -o, --output-format FMT  json (default), normal, csv or fio\n"
+		"      --force             merge failed runs, bins that do not hold\n"
+		"                          their I/Os, or a file given twice";
 	const struct print_ops *ops = &print_json_ops;
 	struct job_result r = { 0 };
 	int c, i, j, ret = EXIT_OK;

@@ -142,7 +142,11 @@ int cmd_status(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	const struct print_ops *ops = &print_normal_ops;
-	const char *usage = "blkgenctl report JOB [-o normal|json|csv|fio]";
+	const char *usage = "blkgenctl report JOB [-o normal|json|csv|fio]\n"
+		"\n"
+		"The results of JOB: per workload and direction I/Os, IOPS,\n"
+		"bandwidth, latency and its percentiles, errors.\n"
+		"  -o, --output-format FMT  normal (default), json, csv or fio";
 	struct job_result r;
 	int i, ret;
 

@@ -44,6 +44,39 @@ static const char *run_usage =
 	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
 	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]";
 
+/* --help of run and curve: what each option does. */
+static const char *run_help =
+	"\n"
+	"Create the job and workloads of PROFILE (a file, or a name in the\n"
+	"profiles directory), run it with a progress line each second, report\n"
+	"it and remove it.\n"
+	"\n"
+	"      --device DEV        every workload's device, in order (round-robin\n"
+	"                          when fewer than workloads); it replaces the\n"
+	"                          profile's, said on stderr\n"
+	"      --set [WL.]KEY=VALUE  override a job key, or a workload's (all\n"
+	"                          workloads without WL.)\n"
+	"      --allow-write       let workloads that write do so (allow_write=1)\n"
+	"  -o, --output-format FMT  normal (default), json, csv or fio\n"
+	"  -q, --quiet             no progress lines\n"
+	"      --name JOB          the job's name (default: the profile's)\n"
+	"      --keep              leave the job when done (report, verify later)\n"
+	"Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded,\n"
+	"128+N stopped by signal N.\n";
+
+static const char *curve_help =
+	"\n"
+	"vdbench's curve: one unthrottled run finds the maximum IOPS, then one\n"
+	"open-loop run per point at that percent of it.\n"
+	"\n"
+	"      --points LIST       percents: FROM-TO,STEP or P,P,... (default:\n"
+	"                          the profile's curve key, else 10-120,10)\n"
+	"      --stop-latency-ms MS  end the sweep after the first point whose\n"
+	"                          mean latency is above MS (vdbench's stopcurve)\n"
+	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q  as for run\n"
+	"  -o, --output-format FMT  normal (default), json or csv: one line or\n"
+	"                          object per point\n";
+
 /* A created job, remembered for the cleanup. */
 struct created {
 	char job[256];
@@ -502,7 +535,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 			*stop_ms = atof(optarg);
 			break;
 		case 'h':
-			printf("usage: %s\n", usage);
+			printf("usage: %s\n%s", usage,
+			       points ? curve_help : run_help);
 			exit(EXIT_OK);
 		default:
 			goto bad;

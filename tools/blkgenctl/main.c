@@ -42,7 +42,7 @@ static const struct command commands[] = {
 	{ "plot", "FILE.json [-O OUT.png|OUT.svg] [--script]",
 	  "Chart a curve (latency vs IOPS) or a report (histogram)", cmd_plot },
 	{ "version", "", "Show the tool's version", cmd_version },
-	{ "help", "", "Show this help", cmd_help },
+	{ "help", "[COMMAND]", "Show this help, or COMMAND's", cmd_help },
 	{ }
 };
 
@@ -57,10 +57,31 @@ static void usage(FILE *f)
 	fprintf(f, "\nexit status: 0 ok, 1 failed, 2 usage, 3 module not loaded\n");
 }
 
+/* help [CMD]: the commands, or CMD's own --help. */
 static int cmd_help(int argc, char **argv)
 {
-	usage(stdout);
-	return EXIT_OK;
+	const struct command *c;
+	char help[] = "--help";
+	char *args[] = { NULL, help, NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (c = commands; c->name; c++) {
+		if (strcmp(argv[1], c->name))
+			continue;
+		if (c->fn == cmd_help || c->fn == cmd_version) {
+			printf("usage: blkgenctl %s%s%s\n    %s\n", c->name,
+			       c->args[0] ? " " : "", c->args, c->help);
+			return EXIT_OK;
+		}
+		args[0] = argv[1];
+		return c->fn(2, args);
+	}
+	fprintf(stderr, "blkgenctl: unknown command '%s' (try 'blkgenctl help')\n",
+		argv[1]);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -73,7 +94,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return cmd_help(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "--version"))
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(argc - 1, argv + 1);
 
 	for (c = commands; c->name; c++)
