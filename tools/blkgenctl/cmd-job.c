@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "blkgenctl.h"
 
 static int need_module(void)
@@ -64,14 +66,28 @@ static int parse_output(int argc, char **argv, const char *usage,
 	return optind;
 }
 
-/* list: one job name per line, sorted. */
+/* -o for list and status: normal or json only. */
+static int text_or_json(const struct print_ops *ops)
+{
+	if (ops == &print_normal_ops || ops == &print_json_ops)
+		return 0;
+	fprintf(stderr, "blkgenctl: -o %s: list and status print normal or json\n",
+		ops->name);
+	return -1;
+}
+
+/* list: one job name per line, sorted; -o json: {"jobs": [names]}. */
 int cmd_list(int argc, char **argv)
 {
-	const char *usage = "blkgenctl list";
+	const char *usage = "blkgenctl list [-o normal|json]";
+	const struct print_ops *ops = &print_normal_ops;
+	json_object *root, *a;
 	char **names;
 	int i, n, ret;
 
-	i = parse_output(argc, argv, usage, NULL);
+	i = parse_output(argc, argv, usage, &ops);
+	if (i >= 0 && text_or_json(ops))
+		return EXIT_USAGE;
 	if (i < 0 || i != argc) {
 		if (i >= 0)
 			fprintf(stderr, "usage: %s\n", usage);
@@ -85,16 +101,27 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: %s: %s\n", sfs_root(), strerror(-n));
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < n; i++)
-		printf("%s\n", names[i]);
+	if (ops == &print_json_ops) {
+		root = json_object_new_object();
+		a = json_object_new_array();
+		for (i = 0; i < n; i++)
+			json_object_array_add(a, json_object_new_string(names[i]));
+		json_object_object_add(root, "jobs", a);
+		print_json_doc(root);
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", names[i]);
+	}
 	cfs_free_list(names, n);
 	return EXIT_OK;
 }
 
-static int status_one(const char *job)
+/* One job's status line, or (@a not NULL) its JSON object added to @a. */
+static int status_one(const char *job, json_object *a)
 {
 	struct job_result r;
 	uint64_t ios = 0;
+	json_object *o;
 	int i, ret;
 
 	ret = result_load(job, &r);
@@ -104,6 +131,21 @@ static int status_one(const char *job)
 	}
 	for (i = 0; i < r.nr_wl; i++)
 		ios += r.wl[i].dir[0].ios + r.wl[i].dir[1].ios;
+	if (a) {
+		o = json_object_new_object();
+		json_object_object_add(o, "jobname", json_object_new_string(r.name));
+		json_object_object_add(o, "state", json_object_new_string(r.state));
+		json_object_object_add(o, "error", json_object_new_string(r.error));
+		json_object_object_add(o, "elapsed_ms",
+				       json_object_new_uint64(r.elapsed_ms));
+		json_object_object_add(o, "ios", json_object_new_uint64(ios));
+		json_object_object_add(o, "iops",
+				       json_object_new_double(r.elapsed_ms ?
+					ios * 1000.0 / r.elapsed_ms : 0));
+		json_object_array_add(a, o);
+		result_free(&r);
+		return EXIT_OK;
+	}
 	printf("%-16s %-8s %9.3f s %12" PRIu64 " I/Os %10.1f IOPS%s%s\n",
 	       r.name, r.state, r.elapsed_ms / 1e3, ios,
 	       r.elapsed_ms ? ios * 1000.0 / r.elapsed_ms : 0,
@@ -112,29 +154,41 @@ static int status_one(const char *job)
 	return EXIT_OK;
 }
 
-/* status [JOB...]: one line per job. */
+/* status [JOB...]: one line per job; -o json: {"jobs": [...]}. */
 int cmd_status(int argc, char **argv)
 {
+	const struct print_ops *ops = &print_normal_ops;
+	json_object *root = NULL, *a = NULL;
 	char **names;
 	int i, n, ret, rc = EXIT_OK, first;
 
-	first = parse_output(argc, argv, "blkgenctl status [JOB...]", NULL);
-	if (first < 0)
+	first = parse_output(argc, argv, "blkgenctl status [JOB...] [-o normal|json]",
+			     &ops);
+	if (first < 0 || text_or_json(ops))
 		return EXIT_USAGE;
 	ret = need_module();
 	if (ret)
 		return ret;
+	if (ops == &print_json_ops) {
+		root = json_object_new_object();
+		a = json_object_new_array();
+		json_object_object_add(root, "jobs", a);
+	}
 	if (first < argc) {
 		for (i = first; i < argc; i++)
-			rc |= status_one(argv[i]);
-		return rc;
+			rc |= status_one(argv[i], a);
+	} else {
+		n = cfs_list(sfs_root(), &names);
+		if (n < 0) {
+			json_object_put(root);
+			return job_error(sfs_root(), n);
+		}
+		for (i = 0; i < n; i++)
+			rc |= status_one(names[i], a);
+		cfs_free_list(names, n);
 	}
-	n = cfs_list(sfs_root(), &names);
-	if (n < 0)
-		return job_error(sfs_root(), n);
-	for (i = 0; i < n; i++)
-		rc |= status_one(names[i]);
-	cfs_free_list(names, n);
+	if (root)
+		print_json_doc(root);
 	return rc;
 }
 
