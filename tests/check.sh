@@ -122,6 +122,11 @@ if [ "${VM:-1}" != 0 ]; then
 			echo "FAIL vm: tests/vm/run.sh --icount exited $rc" | tee -a "$results"
 		fi
 	fi
+	# fio's own tool on the VM's blkgenctl run -o fio (ctl/007's files).
+	if [ ${#kernels[@]} -gt 0 ]; then
+		step "fio tools: fio_jsonplus_clat2csv on the VM's run -o fio" \
+			tests/fio-vm-check.sh "$top/build/vm"
+	fi
 	# The README's first command, shortened: corners of 1 s, a 2-point curve.
 	demo_check() {
 		local log=$top/build/demo-check.log

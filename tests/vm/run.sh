@@ -257,6 +257,7 @@ for i in "${!names[@]}"; do
 	# ttyS1), where kernel messages cannot break into them.
 	ktap=$out/ktap.txt
 	rm -f "$ktap"
+	rm -rf "$out/artifacts"
 	timeout -k 10 "$boot_timeout" "${qemu[@]}" -display none -monitor none \
 		-serial stdio -serial "file:$ktap" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 		grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
@@ -265,6 +266,12 @@ for i in "${!names[@]}"; do
 	echo "== $name: finished in $(( $(date +%s) - start )) s"
 	touch "$ktap"
 	sed -i 's/\r$//' "$ktap"
+	# Files the tests left for the host (tests/vm/init, BLKGEN_ARTIFACTS).
+	mkdir -p "$out/artifacts"
+	awk -v dir="$out/artifacts" '
+		/^# artifact: [A-Za-z0-9._-]+$/ { f = dir "/" $3; printf "" > f; next }
+		/^# artifact end$/ { if (f) close(f); f = ""; next }
+		f && /^#\| / { print substr($0, 4) > f }' "$ktap"
 
 	# Per-test results from the KTAP lines; a skip must be expected.
 	skips=
