@@ -17,6 +17,7 @@ clat2csv=/usr/bin/fio_jsonplus_clat2csv
 n=0 fail=0
 
 for a in "$dir"/*/artifacts; do
+	out=
 	[ -s "$a/ctl007.fio.json" ] && [ -s "$a/ctl007.report.json" ] || continue
 	boot=$(basename "$(dirname "$a")")
 	tmp=$(mktemp -d)

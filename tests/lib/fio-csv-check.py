@@ -12,7 +12,7 @@ Prints each disagreement; exits 1 if there is one, or nothing was checked.
 import json
 import sys
 
-COLS = {'read': 5, 'write': 14}     # clat_ns count column of each ddir
+COLS = {'read': 5, 'write': 14}     # clat_ns cumulative column of each ddir
 
 
 def main():

@@ -92,6 +92,26 @@ if ! "$ctl" merge "$tmp/plain.json" > /dev/null 2> "$tmp/err" &&
 else
 	notok "plain json: $(cat "$tmp/err")"
 fi
+# group_reporting: job_runtime sums the threads; the directions' runtime
+# is the run's, and the IOPS merge reports are fio's.
+fio --output="$tmp/gr.json" --output-format=json+ --ioengine=null \
+	--time_based --runtime=1s --size=1G --name=gr --rw=randread \
+	--numjobs=2 --group_reporting --rate_iops=1000 > /dev/null 2>&1 ||
+	notok "fio group_reporting run"
+if "$ctl" merge "$tmp/gr.json" -o json > "$tmp/gm.json" 2> "$tmp/err" &&
+   $py - "$tmp/gr.json" "$tmp/gm.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))['jobs'][0]['read']['iops']
+m = json.load(open(sys.argv[2]))['jobs'][0]['workloads'][0]['read']['iops']
+print('# fio %.1f IOPS, merge %.1f' % (f, m))
+sys.exit(abs(m - f) > 0.02 * f)
+PY
+then
+	ok "group_reporting: merge's IOPS are fio's"
+else
+	notok "group_reporting IOPS: $(cat "$tmp/err")"
+fi
+
 # A curve is many runs: -o fio is refused there, before anything runs.
 rc=0
 "$ctl" curve /nonexistent.prof -o fio > /dev/null 2> "$tmp/err" || rc=$?

@@ -60,4 +60,19 @@ if "$ctl" merge "$tmp/nolat.json" -o csv > "$tmp/out" 2> "$tmp/err" &&
 else
 	notok "no latencies: $(cat "$tmp/err")"
 fi
+# A pipe is read once: merge <(ssh host cat r.json) works.
+if "$ctl" merge <(cat "$r") -o csv > "$tmp/out" 2> "$tmp/err" &&
+   grep -q '^merged,w1,read,merged,1.000,4,' "$tmp/out"; then
+	ok "a pipe merges"
+else
+	notok "pipe: $(cat "$tmp/err")"
+fi
+# Malformed reports are errors, not crashes.
+echo '{"jobs":{}}' > "$tmp/m1.json"
+echo '{"jobs":[{"workloads":5}]}' > "$tmp/m2.json"
+for m in m1 m2; do
+	rc=0
+	"$ctl" merge "$tmp/$m.json" > /dev/null 2>&1 || rc=$?
+	[ $rc = 1 ] && ok "malformed $m: exit 1" || notok "malformed $m: exit $rc"
+done
 exit $fail

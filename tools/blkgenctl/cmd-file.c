@@ -113,9 +113,23 @@ static int load_fio_job(const char *file, json_object *job,
 {
 	static const char *const dirs[] = { "read", "write" };
 	const char *name = json_object_get_string(json_member(job, "jobname"));
-	uint64_t ms = json_object_get_uint64(json_member(job, "job_runtime"));
+	static const char *const all[] = { "read", "write", "trim" };
+	uint64_t ms = 0, t;
 	struct wl_result *w;
 	int d, ret;
+
+	/*
+	 * The directions' runtime: with group_reporting, job_runtime is the
+	 * sum over the group's threads.
+	 */
+	for (d = 0; d < 3; d++) {
+		t = json_object_get_uint64(json_member(json_member(job, all[d]),
+						       "runtime"));
+		if (t > ms)
+			ms = t;
+	}
+	if (!ms)
+		ms = json_object_get_uint64(json_member(job, "job_runtime"));
 
 	if (!name) {
 		fprintf(stderr, "blkgenctl: %s: a fio job without a jobname\n",
@@ -146,18 +160,14 @@ static int load_fio_job(const char *file, json_object *job,
 	return 0;
 }
 
-
-int result_load_json(const char *file, struct job_result *r)
+/* Add the report @root (read from @file) into @r. */
+static int result_add_json(const char *file, json_object *root,
+			   struct job_result *r)
 {
-	json_object *root = json_object_from_file(file), *jobs, *job, *wls;
+	json_object *jobs, *job, *wls;
 	size_t i, j;
 	int ret = -EINVAL;
 
-	if (!root) {
-		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", file,
-			json_util_get_last_err());
-		return -EINVAL;
-	}
 	jobs = json_member(root, "jobs");
 	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
 		fprintf(stderr, "blkgenctl: %s: not a blkgenctl report (no \"jobs\")\n",
@@ -212,6 +222,28 @@ int result_load_json(const char *file, struct job_result *r)
 bad:
 	fprintf(stderr, "blkgenctl: %s: malformed blkgenctl report\n", file);
 out:
+	return ret;
+}
+
+/* Parse @file, or say why not (NULL). */
+static json_object *json_load(const char *file)
+{
+	json_object *root = json_object_from_file(file);
+
+	if (!root)
+		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", file,
+			json_util_get_last_err());
+	return root;
+}
+
+int result_load_json(const char *file, struct job_result *r)
+{
+	json_object *root = json_load(file);
+	int ret;
+
+	if (!root)
+		return -EINVAL;
+	ret = result_add_json(file, root, r);
 	json_object_put(root);
 	return ret;
 }
@@ -233,20 +265,22 @@ static uint64_t bins_sum(json_object *lat, uint64_t *n)
 }
 
 /*
- * What makes @file unfit to merge, in @why: a failed run (or one with an
+ * What makes the report @root unfit to merge, in @why: a failed run (or one with an
  * error), or a histogram that does not hold the I/Os it claims. 0 if
- * nothing; a file that does not parse is left to result_load_json().
+ * nothing; a malformed report is left to result_add_json().
  */
-static int merge_refusal(const char *file, char *why, size_t len)
+static int merge_refusal(json_object *root, char *why, size_t len)
 {
 	static const char *const dirs[] = { "read", "write" };
-	json_object *root = json_object_from_file(file), *jobs, *job;
 	bool fio = json_member(root, "fio version") != NULL;
+	json_object *jobs, *job;
 	size_t i, j;
 	int d, bad = 0;
 
 	jobs = json_member(root, "jobs");
-	for (i = 0; !bad && jobs && i < json_object_array_length(jobs); i++) {
+	if (!json_object_is_type(jobs, json_type_array))
+		return 0;	/* result_add_json() says what is wrong */
+	for (i = 0; !bad && i < json_object_array_length(jobs); i++) {
 		const char *name, *state, *err;
 		json_object *wls;
 
@@ -255,6 +289,8 @@ static int merge_refusal(const char *file, char *why, size_t len)
 		state = json_object_get_string(json_member(job, "state"));
 		err = json_object_get_string(json_member(job, "error"));
 		wls = json_member(job, "workloads");
+		if (wls && !json_object_is_type(wls, json_type_array))
+			return 0;
 		if (fio && !wls) {
 			if (json_object_get_uint64(json_member(job, "error"))) {
 				snprintf(why, len, "fio job %s ended with error %s",
@@ -293,8 +329,12 @@ static int merge_refusal(const char *file, char *why, size_t len)
 				uint64_t n, ios = json_object_get_uint64(json_member(dir, "ios"));
 				uint64_t sum = bins_sum(json_member(dir, "lat_ns"), &n);
 
-				/* No bins at all: latency=0, nothing recorded. */
-				if (sum != n || (sum && sum != ios)) {
+				/*
+				 * No bins at all: latency=0, nothing recorded.
+				 * A running job's ios and bins are read apart.
+				 */
+				if (sum != n || (sum && sum != ios &&
+						 !(state && !strcmp(state, "running")))) {
 					snprintf(why, len, "%s %s: its bins hold %llu I/Os, N says %llu, ios %llu",
 						 wn ? wn : "?", dirs[d],
 						 (unsigned long long)sum,
@@ -305,7 +345,6 @@ static int merge_refusal(const char *file, char *why, size_t len)
 			}
 		}
 	}
-	json_object_put(root);
 	return bad;
 }
 
@@ -365,6 +404,7 @@ int cmd_merge(int argc, char **argv)
 	snprintf(r.state, sizeof(r.state), "merged");
 	for (i = optind; i < argc; i++) {
 		struct stat a, b;
+		json_object *root;
 
 		why[0] = 0;
 		for (j = optind; j < i; j++)
@@ -372,9 +412,16 @@ int cmd_merge(int argc, char **argv)
 			    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 				snprintf(why, sizeof(why), "the same file as %s",
 					 argv[j]);
+		/* Read once: FILE may be a pipe (<(ssh host cat r.json)). */
+		root = json_load(argv[i]);
+		if (!root) {
+			ret = EXIT_FAIL;
+			goto out;
+		}
 		if (!why[0])
-			merge_refusal(argv[i], why, sizeof(why));
+			merge_refusal(root, why, sizeof(why));
 		if (why[0] && !force) {
+			json_object_put(root);
 			fprintf(stderr, "blkgenctl: %s: not merged: %s (--force merges it anyway)\n",
 				argv[i], why);
 			ret = EXIT_FAIL;
@@ -388,10 +435,10 @@ int cmd_merge(int argc, char **argv)
 				snprintf(r.error, sizeof(r.error),
 					 "merged with --force: %s: %s", argv[i], why);
 		}
-		if (result_load_json(argv[i], &r)) {
-			ret = EXIT_FAIL;
+		ret = result_add_json(argv[i], root, &r) ? EXIT_FAIL : EXIT_OK;
+		json_object_put(root);
+		if (ret)
 			goto out;
-		}
 	}
 	ops->job(&r);
 out:

@@ -145,7 +145,10 @@ static void fio_time(json_object *root)
 		ts.tv_nsec = 0;
 	}
 	t = ts.tv_sec;
-	localtime_r(&t, &tm);
+	if (sde && *sde)
+		gmtime_r(&t, &tm);	/* the same text in every time zone */
+	else
+		localtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm);
 	json_object_object_add(root, "timestamp", ju((uint64_t)t));
 	json_object_object_add(root, "timestamp_ms",
