@@ -7,16 +7,8 @@
 # a real fio json+ run (null engine) is read by merge, whose percentiles
 # agree with fio's own, and by plot; fio's plain json (no bins) is refused
 # with the hint.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
-data=$here/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # Debian's python3 (with python3-six), not another one first on PATH.
 py=/usr/bin/python3

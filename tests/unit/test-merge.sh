@@ -6,16 +6,8 @@
 # whose bins do not hold its I/Os, the same file twice (also by another
 # name); --force merges anyway and the output's error says so. A report
 # with no bins at all (latency=0) merges.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
-data=$here/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # refused WHAT PATTERN FILE...: merge exits 1 naming PATTERN, prints nothing.
 refused() {

@@ -5,16 +5,8 @@
 # points (IOPS, mean and p99 in us), the report's histogram (1/8-octave
 # bars summing to 100%, cumulative ending at 100%) or its time series,
 # renders PNG and SVG through gnuplot, and refuses JSON that is neither.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
-data=$here/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 "$ctl" plot "$data/plot-curve.json" --script -O "$tmp/c.png" > "$tmp/c.gp"
 # The datablock: target_pct iops mean_us p99_us.

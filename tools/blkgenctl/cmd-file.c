@@ -65,14 +65,22 @@ static int merge_dir(json_object *dir, struct dir_result *d)
 }
 
 /*
- * One direction of a job of fio's json+ (fio's own, or blkgenctl -o fio):
- * total latency (lat_ns) where it has bins (fio's lat_percentiles=1),
- * else completion latency (clat_ns, fio's default). A direction without
- * I/O has no bins; one with I/O and none is plain json, not json+.
+ * The latency of one direction of a job of fio's json+ (fio's own, or
+ * blkgenctl -o fio): total latency (lat_ns) where it has bins (fio's
+ * lat_percentiles=1), else completion latency (clat_ns, fio's default).
  */
-static int merge_fio_dir(json_object *dir, struct dir_result *d)
+static json_object *fio_lat(json_object *dir)
 {
 	json_object *lat = json_member(dir, "lat_ns");
+
+	return json_member(lat, "bins") ? lat : json_member(dir, "clat_ns");
+}
+
+/* Add one fio direction into @d: without I/O it has no bins; with I/O and
+ * none it is plain json, not json+ (-ENODATA). */
+static int merge_fio_dir(json_object *dir, struct dir_result *d)
+{
+	json_object *lat = fio_lat(dir);
 	uint64_t ios;
 
 	if (!dir)
@@ -80,8 +88,6 @@ static int merge_fio_dir(json_object *dir, struct dir_result *d)
 	ios = json_object_get_uint64(json_member(dir, "total_ios"));
 	d->ios += ios;
 	d->bytes += json_object_get_uint64(json_member(dir, "io_bytes"));
-	if (!json_member(lat, "bins"))
-		lat = json_member(dir, "clat_ns");
 	if (!json_member(lat, "bins"))
 		return ios ? -ENODATA : 0;
 	return merge_lat(lat, d);
@@ -298,10 +304,7 @@ static int merge_refusal(json_object *root, char *why, size_t len)
 				bad = 1;
 			}
 			for (d = 0; !bad && d < 2; d++) {
-				json_object *dir = json_member(job, dirs[d]);
-				json_object *lat = json_member(json_member(dir, "lat_ns"), "bins") ?
-						   json_member(dir, "lat_ns") :
-						   json_member(dir, "clat_ns");
+				json_object *lat = fio_lat(json_member(job, dirs[d]));
 				uint64_t n, sum = bins_sum(lat, &n);
 
 				if (sum != n && json_member(lat, "bins")) {
