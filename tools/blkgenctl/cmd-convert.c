@@ -214,8 +214,9 @@ int cmd_convert(int argc, char **argv)
 	for (i = 0; texts && i < c.nr_runs; i++) {
 		texts[i] = conv_text(&c, &c.run[i]);
 		if (!texts[i]) {
+			/* A value blkgen refuses is the input's fault too. */
 			fprintf(stderr, "blkgenctl: %s\n", c.err);
-			ret = EXIT_FAIL;
+			ret = EXIT_USAGE;
 			goto out;
 		}
 	}

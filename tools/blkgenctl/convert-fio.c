@@ -454,6 +454,7 @@ static int build_workload(struct fio *f, struct conv_run *r,
 	if (!s)
 		return conv_error(f->c, j->line, "more than %d jobs run together",
 				  PROFILE_MAX_WL);
+	s->line = j->line;
 
 	v = get(j, f, "filename", &line);
 	if (v && strchr(v, ':'))
@@ -615,6 +616,7 @@ static int build_group(struct fio *f, int first, int end)
 	r = conv_new_run(f->c, name);
 	if (!r)
 		return conv_error(f->c, j0->line, "too many runs");
+	r->line = j0->line;
 	for (i = first; i < end; i++) {
 		for (k = shared; *k; k++)
 			if (same(f, j0, &f->job[i], *k))
@@ -665,8 +667,11 @@ static int build_group(struct fio *f, int first, int end)
 		else
 			return conv_error(f->c, line, "rate_process=%s is not supported (linear, poisson)", v);
 		if (n > 1) {
+			double exact[FIO_MAX_JOBS];
+
 			for (i = 0; i < n; i++) {
-				whole[i] = (int)floor(rates[i] * 100 / total);
+				exact[i] = rates[i] * 100 / total;
+				whole[i] = (int)floor(exact[i]);
 				sum += whole[i];
 			}
 			while (sum < 100) {
@@ -685,6 +690,12 @@ static int build_group(struct fio *f, int first, int end)
 							  "[%s]'s rate is under 1%% of the group's",
 							  f->job[first + i].name);
 				conv_set(&r->wl[i], "share", "%d", whole[i]);
+				if (fabs(exact[i] - whole[i]) > 1e-9)
+					conv_note(f->c, r, "[%s] rate_iops is %.2f%% of the group's %.0f: share %d%% (blkgen takes whole percents), %.0f IOPS instead of %.0f",
+						  f->job[first + i].name, exact[i],
+						  total, whole[i],
+						  whole[i] * total / 100,
+						  exact[i] * total / 100);
 			}
 		}
 	} else if (get(j0, f, "rate_process", &line)) {

@@ -48,11 +48,26 @@ static const char *const wd_keys[] = {
 static const char *const rd_keys[] = {
 	"wd", "iorate", "curve", "stopcurve", "elapsed", "warmup", "interval",
 	"distribution", "threads", "forthreads", "forxfersize", "forrdpct",
-	"forseekpct", "openflags", NULL };
+	"forseekpct", "openflags", "rdpct", "xfersize", "seekpct", NULL };
 
 /* General parameters that do not change the I/O blkgen issues. */
 static const char *const harmless[] = { "messagescan", "histogram", "report",
 	"data_errors", NULL };
+
+/* Keywords that begin a definition. */
+static const char *const first_kw[] = { "sd", "wd", "rd", "hd", "fsd", "fwd",
+	"rg", NULL };
+
+/*
+ * vdbench's general parameters (set once, before the definitions): each
+ * starts a statement of its own, even on a line that holds a list.
+ */
+static const char *const general[] = { "messagescan", "histogram", "report",
+	"data_errors", "compratio", "dedupratio", "dedupunit", "dedupsets",
+	"dedupflipflop", "validate", "journal", "concatenatesds", "include",
+	"formatsds", "formatxfersize", "debug", "startcmd", "endcmd", "monitor",
+	"port", "create_anchors", "showlba", "loop", "pattern", "patterns",
+	"abort_failed_skew", "force_fsd_cleanup", "fwd_thread_adjust", NULL };
 
 static const char *vd_get(const struct vd_def *d, const char *key, int *line)
 {
@@ -150,8 +165,10 @@ static int statement(struct vd *vd, char *text, int line)
 	if (strcmp(tmp.type, "sd") && strcmp(tmp.type, "wd") &&
 	    strcmp(tmp.type, "rd")) {
 		if (conv_in_list(harmless, tmp.type) && n == 1) {
-			conv_note(vd->c, NULL, "%s=%s ignored (reporting and error handling; blkgen fails a run after 1000 errors in a row)",
-				  tmp.type, tmp.name);
+			conv_note(vd->c, NULL, "%s=%s ignored (%s)", tmp.type,
+				  tmp.name, strcmp(tmp.type, "data_errors") ?
+				  "vdbench's reporting" :
+				  "error handling: blkgen fails a run after 1000 errors in a row");
 			return 0;
 		}
 		if (!strcmp(tmp.type, "hd") || !strcmp(tmp.type, "fsd") ||
@@ -171,6 +188,12 @@ static int statement(struct vd *vd, char *text, int line)
 	} else {
 		if (vd->nr == VD_MAX_DEFS)
 			return conv_error(vd->c, line, "too many definitions");
+		for (i = 0; i < vd->nr; i++)
+			if (!strcmp(vd->def[i].type, tmp.type) &&
+			    !strcmp(vd->def[i].name, tmp.name))
+				return conv_error(vd->c, line, "%s=%s is defined twice (first at line %d)",
+						  tmp.type, tmp.name,
+						  vd->def[i].line);
 		d = &vd->def[vd->nr++];
 		*d = vd->dflt[dflt_index(tmp.type)];
 		memcpy(d->type, tmp.type, sizeof(d->type));
@@ -196,18 +219,39 @@ static int statement(struct vd *vd, char *text, int line)
 	return 0;
 }
 
-static bool starts_statement(const char *s)
+/* The keyword before the first '=' of @s into @buf ("" without one). */
+static const char *keyword(const char *s, char *buf, size_t size)
 {
-	static const char *const kw[] = { "sd=", "wd=", "rd=", "hd=", "fsd=",
-		"fwd=", "rg=", NULL };
-	const char *const *k;
 	const char *eq = strchr(s, '=');
+	size_t len = eq ? (size_t)(eq - s) : 0;
 
-	for (k = kw; *k; k++)
-		if (!strncmp(s, *k, strlen(*k)))
-			return true;
-	/* A general parameter on a line of its own ("compratio=2"). */
-	return eq && !strchr(s, ',') && !strchr(eq, '(');
+	if (len >= size)
+		len = 0;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return str_trim(buf);
+}
+
+/*
+ * Whether line @s begins a statement after @stmt (a statement so far, not
+ * ending in a comma; @s does not start with one). A definition keyword
+ * or a general parameter does; after a general parameter, which takes
+ * one value, any KEY= does; a key of the statement's own kind continues
+ * it (vdbench takes "wd=wd1,sd=sd1" and then "rdpct=70" on the next
+ * line as one definition), and so does any other key, to be named in
+ * the statement's error.
+ */
+static bool starts_statement(const char *stmt, const char *s)
+{
+	char kb[64], tb[64];
+	const char *key = keyword(s, kb, sizeof(kb));
+	const char *type = keyword(stmt, tb, sizeof(tb));
+
+	if (!*key)
+		return false;
+	if (conv_in_list(first_kw, key) || conv_in_list(general, key))
+		return true;
+	return !conv_in_list(first_kw, type);
 }
 
 /* Comments: '*', '#' or '/' first; text after " *" or '#'. */
@@ -242,7 +286,7 @@ static int parse(struct vd *vd, char *text)
 		if (!*s)
 			continue;
 		if (stmt[0] && *s != ',' && stmt[strlen(stmt) - 1] != ',' &&
-		    starts_statement(s)) {
+		    starts_statement(stmt, s)) {
 			if (statement(vd, stmt, sline))
 				return -1;
 			stmt[0] = 0;
@@ -471,9 +515,10 @@ static int expand(struct vd *vd, const char *key, const char *v, int line,
 		}
 		*dash = 0;
 		dbl = !strcmp(it[i + 1], "d");
+		/* Doubling needs a start above 0; steps start anywhere. */
 		if (conv_size(it[i], &a) || conv_size(dash + 1, &b) ||
 		    (!dbl && conv_size(it[i + 1], &step)) || (!dbl && !step) ||
-		    !a || a > b)
+		    (dbl && !a) || a > b)
 			return conv_error(vd->c, line, "%s=%s: expected (FROM-TO,STEP) or (FROM-TO,d)",
 					  key, v);
 		for (; a <= b; a = dbl ? a * 2 : a + step) {
@@ -508,6 +553,15 @@ static int loop_get(const struct vd_loop *l, int nl, const int *idx,
 			return 1;
 		}
 	return 0;
+}
+
+/* rdpct, xfersize and seekpct: the rd's, else the wd's (vdbench). */
+static const char *rd_or_wd(const struct vd_def *rd, const struct vd_def *wd,
+			    const char *key, int *line)
+{
+	const char *v = vd_get(rd, key, line);
+
+	return v ? v : vd_get(wd, key, line);
 }
 
 struct vd_pair {
@@ -590,13 +644,14 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 		else
 			snprintf(name, sizeof(name), "%s-%s", wd->name, sd->name);
 		s = conv_new_wl(r, name);
+		s->line = wd->line;
 
 		v = vd_get(sd, "lun", &line);
 		if (!v)
 			return conv_error(vd->c, sd->line, "sd=%s has no lun=", sd->name);
 		conv_set(s, "device", "%s", v);
 
-		v = vd_get(wd, "rdpct", &line);
+		v = rd_or_wd(rd, wd, "rdpct", &line);
 		if (loop_get(l, nl, idx, "rdpct", &v))
 			line = rd->line;
 		if (v) {
@@ -605,14 +660,14 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 			conv_set(s, "rdpct", "%d", p);
 		}
 
-		v = vd_get(wd, "xfersize", &line);
+		v = rd_or_wd(rd, wd, "xfersize", &line);
 		if (loop_get(l, nl, idx, "xfersize", &v))
 			line = rd->line;
 		if (xfersize(vd, r, v ? v : "4k", line, val, sizeof(val)))
 			return -1;
 		conv_set(s, "bs", "%s", val);
 
-		v = vd_get(wd, "seekpct", &line);
+		v = rd_or_wd(rd, wd, "seekpct", &line);
 		if (loop_get(l, nl, idx, "seekpct", &v))
 			line = rd->line;
 		if (v && (!strcmp(v, "seq") || !strcmp(v, "sequential"))) {
@@ -697,8 +752,10 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 	/* Rate shares: skew, whole percents summing to 100. */
 	if (skewed) {
 		int whole[PROFILE_MAX_WL], sum = 0, best;
+		double exact[PROFILE_MAX_WL];
 
 		for (i = 0; i < np; i++) {
+			exact[i] = pair[i].weight;
 			whole[i] = (int)floor(pair[i].weight);
 			sum += whole[i];
 		}
@@ -717,6 +774,9 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 				return conv_error(vd->c, rd->line, "rd=%s: the skew of %s rounds to 0%%",
 						  rd->name, r->wl[i].name);
 			conv_set(&r->wl[i], "share", "%d", whole[i]);
+			if (fabs(exact[i] - whole[i]) > 1e-9)
+				conv_note(vd->c, r, "%s: skew %g%% as share %d%% (blkgen takes whole percents)",
+					  r->wl[i].name, exact[i], whole[i]);
 		}
 	}
 	return 0;
@@ -861,6 +921,7 @@ static int build_rd(struct vd *vd, struct vd_def *rd)
 			r = conv_new_run(vd->c, name);
 			if (!r)
 				return conv_error(vd->c, rd->line, "too many runs");
+			r->line = rd->line;
 		}
 		if (r && (build_job(vd, r, rd, l, nl, idx) ||
 			  build_workloads(vd, r, rd, l, nl, idx)))

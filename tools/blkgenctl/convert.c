@@ -416,16 +416,16 @@ static int check_value(struct conv *c, const struct conv_run *r,
 
 	v = conv_get(s, "bs");
 	if (v && blkgen_parse_bs(v, &bs))
-		return conv_error(c, 0, "%s: [workload %s]: bs = %s is not valid for blkgen",
-				  r->name, s->name, v);
+		return conv_error(c, s->line, "[workload %s]: bs = %s is not valid for blkgen (run %s)",
+				  s->name, v, r->name);
 	v = conv_get(s, "distribution");
 	if (v && blkgen_parse_zones(v, &z))
-		return conv_error(c, 0, "%s: [workload %s]: distribution = %s is not valid for blkgen",
-				  r->name, s->name, v);
+		return conv_error(c, s->line, "[workload %s]: distribution = %s is not valid for blkgen (run %s)",
+				  s->name, v, r->name);
 	v = conv_get(s, "range");
 	if (v && blkgen_parse_range(v, &rg))
-		return conv_error(c, 0, "%s: [workload %s]: range = %s is not valid for blkgen",
-				  r->name, s->name, v);
+		return conv_error(c, s->line, "[workload %s]: range = %s is not valid for blkgen (run %s)",
+				  s->name, v, r->name);
 	return 0;
 }
 
@@ -477,7 +477,8 @@ char *conv_text(struct conv *c, const struct conv_run *r)
 	ret = profile_parse(r->name, text, &p, err, sizeof(err));
 	profile_free(&p);
 	if (ret) {
-		conv_error(c, 0, "the converted profile does not load: %s", err);
+		conv_error(c, r->line, "run %s: the converted profile does not load: %s",
+			   r->name, err);
 		free(text);
 		return NULL;
 	}

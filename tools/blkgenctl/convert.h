@@ -20,6 +20,7 @@
 
 struct conv_sect {
 	char name[128];			/* workload name; "" for [job] */
+	int line;			/* where the input defines it, 0 if unknown */
 	char key[CONV_MAX_KV][32];
 	char val[CONV_MAX_KV][512];
 	int nr;
@@ -27,6 +28,7 @@ struct conv_sect {
 
 struct conv_run {
 	char name[128];
+	int line;			/* the input's rd= or first job */
 	struct conv_sect job;
 	struct conv_sect wl[PROFILE_MAX_WL];
 	int nr_wl;
