@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Description: blkgenctl plot writes a gnuplot script with the curve's
-# points (IOPS, mean and p99 in us), the report's histogram (1/8-octave
-# bars summing to 100%, cumulative ending at 100%) or its time series,
-# renders PNG and SVG through gnuplot, and refuses JSON that is neither.
+# points (IOPS, mean and p99 in us) and labels that do not overprint, the
+# report's histogram (bars of 1/8 octave, equal on the log axis, summing
+# to 100%, cumulative ending at 100%; --logy) or its time series, reads
+# standard input, renders PNG and SVG through gnuplot (to standard output
+# with -O -), and refuses JSON that is neither.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -39,7 +41,78 @@ else
 	notok "time script: $(cat "$tmp/t.gp")"
 fi
 
+# A histogram of equal density per log interval (each 1/64-octave bin of
+# the module holding I/Os in proportion to its width over its latency,
+# 8 to 128 us) draws bars of equal height and equal width on the log
+# axis: linear eighths of each octave fell 1.8x across it and jumped 2x.
+awk 'BEGIN {
+	printf "{ \"jobs\": [ { \"jobname\": \"j\", \"state\": \"done\", \"error\": \"\", \"elapsed_ms\": 1000, \"workloads\": [ { \"name\": \"w\", \"read\": { \"ios\": IOS, \"bytes\": 0, \"lat_ns\": { \"min\": 8192, \"max\": 131071, \"N\": IOS, \"bins\": {"
+	n = 0; sep = ""
+	for (o = 8192; o < 131072; o *= 2)
+		for (j = 0; j < 64; j++) {
+			lo = o + j * o / 64; c = int(1e7 * (o / 64) / lo + 0.5)
+			printf "%s \"%d\": %d", sep, lo, c; sep = ","; n += c
+		}
+	printf " } } }, \"write\": { \"ios\": 0, \"bytes\": 0, \"lat_ns\": { \"N\": 0, \"bins\": {} } } } ] } ] }\n"
+	print n > "/dev/stderr"
+}' > "$tmp/flat.tmpl" 2> "$tmp/flat.n"
+sed "s/IOS/$(cat "$tmp/flat.n")/g" "$tmp/flat.tmpl" > "$tmp/flat.json"
+"$ctl" plot "$tmp/flat.json" --script -O "$tmp/f.png" > "$tmp/f.gp"
+flat=$(sed -n '/^\$h0 << EOD/,/^EOD/p' "$tmp/f.gp" | grep -v '^[#$E]' |
+	awk '{ n++; r = $2 / $1; if (!rmin || r < rmin) rmin = r; if (r > rmax) rmax = r
+	       if (!hmin || $3 < hmin) hmin = $3; if ($3 > hmax) hmax = $3 }
+	     END { printf "%d %.4f %.4f %.3f", n, rmin, rmax, hmax / hmin }')
+# 4 octaves of 8 bars; widths 2^(1/8) = 1.0905; heights within 1%.
+if [ "${flat% *}" = "32 1.0905 1.0905" ] && awk -v q="${flat##* }" 'BEGIN { exit !(q < 1.01) }' &&
+   grep -q "ylabel '% of the I/Os in each 1/8 octave (bars of equal log width)'" "$tmp/f.gp"; then
+	ok "histogram bars: equal log widths, a flat density drawn flat ($flat)"
+else
+	notok "histogram bars: count, width ratios, height ratio: $flat"
+fi
+# --logy: the shares on a log axis, bars from under the least.
+"$ctl" plot "$data/plot-report.json" --script --logy > "$tmp/hl.gp"
+if grep -qx "set logscale y" "$tmp/hl.gp" && grep -qx "base = 12.5" "$tmp/hl.gp" &&
+   grep -q "ylabel .*, log scale'" "$tmp/hl.gp"; then
+	ok "histogram --logy: log shares, bars from half the least"
+else
+	notok "histogram --logy: $(grep -e logscale -e base "$tmp/hl.gp")"
+fi
+
+# Past saturation the points crowd: one label for them, not three.
+"$ctl" plot "$data/plot-saturated.json" --script > "$tmp/s.gp"
+labels=$(sed -n '/^\$labels << EOD/,/^EOD/p' "$tmp/s.gp" | grep -v '^[#$E]' |
+	awk '{ print $3 }' | tr '\n' ' ')
+if [ "$labels" = '"10%" "50%" "100-120%" ' ]; then
+	ok "curve labels: 100-120% as one"
+else
+	notok "curve labels: '$labels'"
+fi
+
+# The input from standard input; the chart to standard output.
+if "$ctl" plot - --script -O "$tmp/x.svg" < "$data/plot-report.json" > "$tmp/in.gp" &&
+   grep -q "'w1 read'" "$tmp/in.gp" && grep -q "set title 'standard input'" "$tmp/in.gp"; then
+	ok "plot - reads standard input"
+else
+	notok "plot -: $(head -c 300 "$tmp/in.gp")"
+fi
+rc=0
+"$ctl" plot - < "$data/plot-report.json" > /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 2 ] && grep -q "name the chart with -O" "$tmp/err"; then
+	ok "plot - without -O: a usage error"
+else
+	notok "plot - without -O: exit $rc"
+fi
+
 if command -v gnuplot > /dev/null; then
+	for o in - /dev/stdout; do
+		rm -f ./-
+		if "$ctl" plot "$data/plot-report.json" -t svg -O "$o" > "$tmp/so.svg" 2> "$tmp/err" &&
+		   grep -q "<svg" "$tmp/so.svg" && [ ! -e ./- ]; then
+			ok "-O $o: the chart on standard output"
+		else
+			notok "-O $o: $(wc -c < "$tmp/so.svg") bytes: $(cat "$tmp/err")"
+		fi
+	done
 	if "$ctl" plot "$data/plot-curve.json" -O "$tmp/c.png" 2> /dev/null &&
 	   [ "$(head -c 4 "$tmp/c.png" | od -An -c | tr -d ' ')" = "211PNG" ]; then
 		ok "curve rendered as PNG"

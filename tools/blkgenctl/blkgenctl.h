@@ -111,6 +111,9 @@ int cmd_curve(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int result_load_json(const char *file, struct job_result *r);
 struct json_object;
+int result_add_json(const char *file, struct json_object *root,
+		    struct job_result *r);
+struct json_object *json_load(const char *file);
 struct json_object *json_member(struct json_object *o, const char *key);
 
 /* cmd-plot.c */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -167,7 +168,7 @@ static int load_fio_job(const char *file, json_object *job,
 }
 
 /* Add the report @root (read from @file) into @r. */
-static int result_add_json(const char *file, json_object *root,
+int result_add_json(const char *file, json_object *root,
 			   struct job_result *r)
 {
 	json_object *jobs, *job, *wls;
@@ -231,10 +232,11 @@ out:
 	return ret;
 }
 
-/* Parse @file, or say why not (NULL). */
-static json_object *json_load(const char *file)
+/* Parse @file ("-": standard input), or say why not (NULL). */
+json_object *json_load(const char *file)
 {
-	json_object *root = json_object_from_file(file);
+	json_object *root = strcmp(file, "-") ? json_object_from_file(file) :
+			    json_object_from_fd(STDIN_FILENO);
 
 	if (!root)
 		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", file,

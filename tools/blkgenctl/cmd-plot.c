@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -23,7 +24,9 @@
 
 #include "blkgenctl.h"
 
-#define PLOT_GROUP	8	/* bins per plotted bar: 1/8 octave */
+#define PLOT_PER_OCTAVE	8	/* bars per octave, of equal log width */
+#define PLOT_BARS	(64 * PLOT_PER_OCTAVE)	/* up to 2^64 ns */
+#define PLOT_LABEL_GAP	0.04	/* curve labels closer than this share one */
 
 struct plot_opts {
 	const char *in;
@@ -33,25 +36,29 @@ struct plot_opts {
 	const char *chart;	/* hist or time, for reports */
 	bool script;
 	bool logy;
+	bool to_stdout;		/* -O - or /dev/stdout: gnuplot's stdout */
 };
 
 static const char *plot_usage =
-	"blkgenctl plot FILE.json [-O OUT.png|OUT.svg] [-t png|svg] [-c hist|time]\n"
-	"                         [--title TEXT] [--logy] [--script]";
+	"blkgenctl plot FILE.json|- [-O OUT.png|OUT.svg|-] [-t png|svg] [-c hist|time]\n"
+	"                           [--title TEXT] [--logy] [--script]";
 
 static void plot_help(void)
 {
 	printf("usage: %s\n\n"
 	       "Chart a JSON result with gnuplot. A curve (blkgenctl curve -o json)\n"
 	       "gives latency (mean and p99) against achieved IOPS; a report (run,\n"
-	       "report or merge with -o json) gives each workload's latency histogram\n"
-	       "(1/8-octave bars) and cumulative distribution, or with -c time its\n"
-	       "IOPS and mean latency per interval.\n\n"
-	       "  -O, --output FILE   chart file (default: FILE with .png or .svg)\n"
+	       "report or merge with -o json, or fio's json+) gives each workload's\n"
+	       "latency histogram (bars of 1/8 octave, equal on the log axis) and\n"
+	       "cumulative distribution, or with -c time its IOPS and mean latency per\n"
+	       "interval. FILE - reads standard input.\n\n"
+	       "  -O, --output FILE   chart file (default: FILE with .png or .svg;\n"
+	       "                      - for standard output)\n"
 	       "  -t, --type TYPE     png or svg (default: from -O, else png)\n"
 	       "  -c, --chart CHART   for a report: hist (default) or time\n"
 	       "      --title TEXT    chart title (default: the input's name)\n"
-	       "      --logy          logarithmic latency axis (curve and time charts)\n"
+	       "      --logy          logarithmic y axis (latency; for a histogram, its\n"
+	       "                      shares, to see the tail)\n"
 	       "      --script        print the gnuplot script instead of running it\n",
 	       plot_usage);
 }
@@ -74,8 +81,12 @@ static void put_terminal(FILE *f, const struct plot_opts *o)
 		fprintf(f, "set terminal svg size 960,600 dynamic enhanced font 'sans,12'\n");
 	else
 		fprintf(f, "set terminal pngcairo size 1200,750 enhanced font 'sans,11'\n");
-	fprintf(f, "set output ");
-	put_str(f, o->out);
+	if (o->to_stdout) {
+		fprintf(f, "set output");	/* gnuplot's stdout */
+	} else {
+		fprintf(f, "set output ");
+		put_str(f, o->out);
+	}
 	fprintf(f, "\nset title noenhanced\nset key noenhanced\nset title ");
 	put_str(f, o->title);
 	fprintf(f, "\nset grid\nset key top left\n");
@@ -86,11 +97,71 @@ static bool is_array(json_object *o)
 	return o && json_object_is_type(o, json_type_array);
 }
 
+#define PLOT_MAX_POINTS	256
+
+struct curve_pt {
+	double pct, x, y, p99;	/* target %, IOPS, mean and p99 (us) */
+};
+
+/* A point's place on the chart, each axis 0..1 (y as drawn: log or not). */
+static void chart_xy(const struct curve_pt *p, double xmax, double ymin,
+		     double ymax, bool logy, double *x, double *y)
+{
+	*x = xmax > 0 ? p->x / xmax : 0;
+	if (logy)
+		*y = ymax > ymin && p->y > 0 ?
+		     log(p->y / ymin) / log(ymax / ymin) : 0;
+	else
+		*y = ymax > 0 ? p->y / ymax : 0;
+}
+
+/*
+ * The target percentages as labels on the mean line. Points past
+ * saturation reach about the same IOPS and latency, and their labels
+ * would print over each other: a point within PLOT_LABEL_GAP of the chart
+ * (both axes) from the first of a run of such points joins its label,
+ * which then names the run ("100-120%").
+ */
+static void put_curve_labels(FILE *f, const struct curve_pt *pt, size_t n,
+			     bool logy)
+{
+	double xmax = 0, ymin = 0, ymax = 0, x0 = 0, y0 = 0, x = 0, y = 0;
+	size_t i, first = 0;
+
+	for (i = 0; i < n; i++) {
+		xmax = fmax(xmax, pt[i].x);
+		ymax = fmax(ymax, fmax(pt[i].y, pt[i].p99));
+		if (pt[i].y > 0 && (!ymin || pt[i].y < ymin))
+			ymin = pt[i].y;
+	}
+	fprintf(f, "$labels << EOD\n# iops mean_us label\n");
+	for (i = 0; i <= n; i++) {
+		if (i < n) {
+			chart_xy(&pt[i], xmax, ymin, ymax, logy, &x, &y);
+			if (i && fabs(x - x0) < PLOT_LABEL_GAP &&
+			    fabs(y - y0) < PLOT_LABEL_GAP)
+				continue;
+		}
+		if (i) {
+			fprintf(f, "%.1f %.3f \"%g", pt[first].x, pt[first].y,
+				pt[first].pct);
+			if (i - 1 > first)
+				fprintf(f, "-%g", pt[i - 1].pct);
+			fprintf(f, "%%\"\n");
+		}
+		first = i;
+		x0 = x;
+		y0 = y;
+	}
+	fprintf(f, "EOD\n");
+}
+
 /* Latency against achieved IOPS, one point per curve point. */
 static int script_curve(FILE *f, const struct plot_opts *o,
 			json_object *root)
 {
 	json_object *pts = json_member(root, "points");
+	struct curve_pt pt[PLOT_MAX_POINTS];
 	size_t i, n;
 
 	if (!is_array(pts) || !json_object_array_length(pts)) {
@@ -98,6 +169,11 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 		return -EINVAL;
 	}
 	n = json_object_array_length(pts);
+	if (n > PLOT_MAX_POINTS) {
+		fprintf(stderr, "blkgenctl: %s: more than %d curve points\n",
+			o->in, PLOT_MAX_POINTS);
+		return -EINVAL;
+	}
 	fprintf(f, "$curve << EOD\n# target_pct iops mean_us p99_us\n");
 	for (i = 0; i < n; i++) {
 		json_object *p = json_object_array_get_idx(pts, i);
@@ -108,13 +184,15 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 				o->in, i);
 			return -EINVAL;
 		}
-		fprintf(f, "%g %.1f %.3f %.3f\n",
-			json_object_get_double(json_member(p, "target_pct")),
-			json_object_get_double(json_member(p, "iops")),
-			json_object_get_double(json_member(lat, "mean")) / 1e3,
-			json_object_get_double(json_member(lat, "p99")) / 1e3);
+		pt[i].pct = json_object_get_double(json_member(p, "target_pct"));
+		pt[i].x = json_object_get_double(json_member(p, "iops"));
+		pt[i].y = json_object_get_double(json_member(lat, "mean")) / 1e3;
+		pt[i].p99 = json_object_get_double(json_member(lat, "p99")) / 1e3;
+		fprintf(f, "%g %.1f %.3f %.3f\n", pt[i].pct, pt[i].x, pt[i].y,
+			pt[i].p99);
 	}
 	fprintf(f, "EOD\n");
+	put_curve_labels(f, pt, n, o->logy);
 	put_terminal(f, o);
 	fprintf(f, "set xlabel 'achieved IOPS (maximum %llu)'\n",
 		(unsigned long long)json_object_get_uint64(json_member(root, "max_iops")));
@@ -126,7 +204,7 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 		fprintf(f, "set yrange [0:*]\n");
 	fprintf(f, "plot $curve using 2:3 with linespoints lw 2 pt 7 title 'mean', \\\n"
 		   "     $curve using 2:4 with linespoints lw 2 pt 5 title 'p99', \\\n"
-		   "     $curve using 2:3:(sprintf('%%g%%%%', $1)) with labels offset 0,1 font ',9' notitle\n");
+		   "     $labels using 1:2:3 with labels offset 0,1 font ',9' notitle\n");
 	return 0;
 }
 
@@ -137,48 +215,108 @@ static uint64_t bin_lo(unsigned int b)
 	return (uint64_t)(64 + b % 64) << (b / 64 - 1);
 }
 
-/*
- * One datablock per workload and direction: each non-empty group of
- * PLOT_GROUP bins as its bounds in us, its share and the cumulative share.
- */
-static void put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h)
+/* Lower edge of bar @k: 2^(k / PLOT_PER_OCTAVE) ns. */
+static double bar_lo(int k)
 {
-	uint64_t cum = 0;
-	unsigned int b, i;
+	return exp2((double)k / PLOT_PER_OCTAVE);
+}
 
-	fprintf(f, "$h%d << EOD\n# lo_us hi_us pct cum_pct\n", idx);
-	for (b = 0; b < BLKGEN_HIST_BINS; b += PLOT_GROUP) {
-		uint64_t c = 0, lo = bin_lo(b);
-		uint64_t hi = b + PLOT_GROUP < BLKGEN_HIST_BINS ?
-			      bin_lo(b + PLOT_GROUP) : h->max_ns + 1;
+static int bar_of(double ns)
+{
+	int k = (int)floor(log2(ns) * PLOT_PER_OCTAVE);
 
-		for (i = b; i < b + PLOT_GROUP && i < BLKGEN_HIST_BINS; i++)
-			c += h->bins[i];
-		if (!c)
+	/* log2 may round across an edge: settle on the bar holding ns. */
+	if (k > 0 && bar_lo(k) > ns)
+		k--;
+	else if (k + 1 < PLOT_BARS && bar_lo(k + 1) <= ns)
+		k++;
+	return k < 0 ? 0 : k >= PLOT_BARS ? PLOT_BARS - 1 : k;
+}
+
+/*
+ * The histogram as bars of equal width on the log axis (1/8 octave:
+ * density per log interval). The module's bins are 1/64 octave, linear
+ * within it (1 ns under 128 ns): each bin's I/Os are spread evenly over
+ * its span, the first and last spans cut at min and max, and each bar
+ * takes the part of every span it covers. Linear eighths of an octave
+ * instead would narrow across the octave on the log axis and jump 2x at
+ * every power of two.
+ */
+static void hist_bars(const struct blkgen_lat_hist *h, double *bar)
+{
+	unsigned int b;
+
+	memset(bar, 0, PLOT_BARS * sizeof(*bar));
+	for (b = 0; b < BLKGEN_HIST_BINS; b++) {
+		double lo, hi;
+		int k;
+
+		if (!h->bins[b])
 			continue;
-		cum += c;
-		fprintf(f, "%.4f %.4f %.4f %.4f\n", lo / 1e3, hi / 1e3,
-			100.0 * c / h->count, 100.0 * cum / h->count);
+		lo = bin_lo(b);
+		hi = b + 1 < BLKGEN_HIST_BINS ? bin_lo(b + 1) : h->max_ns + 1.0;
+		if (h->min_ns > lo && h->min_ns < hi)
+			lo = h->min_ns;
+		if (h->max_ns + 1.0 > lo && h->max_ns + 1.0 < hi)
+			hi = h->max_ns + 1.0;
+		if (lo < 1)
+			lo = 1;		/* 0 ns: counted in the first bar */
+		if (hi <= lo) {
+			bar[bar_of(lo)] += h->bins[b];
+			continue;
+		}
+		for (k = bar_of(lo); k < PLOT_BARS && bar_lo(k) < hi; k++) {
+			double a = fmax(lo, bar_lo(k)), z = fmin(hi, bar_lo(k + 1));
+
+			if (z > a)
+				bar[k] += h->bins[b] * (z - a) / (hi - lo);
+		}
+	}
+}
+
+/*
+ * One datablock per workload and direction: each non-empty bar as its
+ * bounds in us, its share and the cumulative share. *@least: the
+ * smallest share drawn (for a log y axis).
+ */
+static void put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h,
+		     double *least)
+{
+	double bar[PLOT_BARS], cum = 0, pct;
+	int k;
+
+	hist_bars(h, bar);
+	fprintf(f, "$h%d << EOD\n# lo_us hi_us pct cum_pct\n", idx);
+	for (k = 0; k < PLOT_BARS; k++) {
+		if (bar[k] * 1e6 < h->count)	/* under 1 ppm: rounding */
+			continue;
+		cum += bar[k];
+		pct = 100.0 * bar[k] / h->count;
+		if (!*least || pct < *least)
+			*least = pct;
+		fprintf(f, "%.4f %.4f %.6f %.4f\n", bar_lo(k) / 1e3,
+			bar_lo(k + 1) / 1e3, pct, 100.0 * cum / h->count);
 	}
 	fprintf(f, "EOD\n");
 }
 
-static int script_hist(FILE *f, const struct plot_opts *o)
+static int script_hist(FILE *f, const struct plot_opts *o, json_object *root)
 {
 	static const char *const dir_name[] = { "read", "write" };
 	struct job_result r = { 0 };
 	char names[64][160];
+	double least = 0;
 	int i, d, n = 0, ret;
 
 	r.name = strdup(o->in);
-	ret = result_load_json(o->in, &r);
+	ret = result_add_json(o->in, root, &r);
 	if (ret)
 		goto out;
 	for (i = 0; i < r.nr_wl; i++)
 		for (d = 0; d < 2; d++) {
 			if (!r.wl[i].dir[d].lat.count || n == 64)
 				continue;
-			put_hist(f, n, &r.wl[i].dir[d].lat);
+			put_hist(f, n, &r.wl[i].dir[d].lat, &least);
 			snprintf(names[n++], sizeof(names[0]), "%s %s",
 				 r.wl[i].name, dir_name[d]);
 		}
@@ -191,13 +329,20 @@ static int script_hist(FILE *f, const struct plot_opts *o)
 	put_terminal(f, o);
 	fprintf(f, "set logscale x\nset format x '%%g'\n"
 		   "set xlabel 'latency (us), from the intended arrival'\n"
-		   "set ylabel '%% of I/Os per 1/8 octave'\nset yrange [0:*]\n"
+		   "set ylabel '%% of the I/Os in each 1/8 octave (bars of equal log width)%s'\n"
 		   "set y2label 'cumulative %%'\nset y2range [0:100]\n"
 		   "set y2tics 10\nset ytics nomirror\n"
-		   "set style fill transparent solid 0.35 border\n");
+		   "set style fill transparent solid 0.35 border\n",
+		   o->logy ? ", log scale" : "");
+	/* Bars rise from the axis: on a log axis, from under the least. */
+	if (o->logy)
+		fprintf(f, "set logscale y\nset format y '%%g'\nbase = %g\nset yrange [base:*]\n",
+			least / 2);
+	else
+		fprintf(f, "base = 0\nset yrange [0:*]\n");
 	fprintf(f, "plot \\\n");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "  $h%d using (sqrt($1*$2)):3:1:2:(0):3 with boxxyerror lc %d title ",
+		fprintf(f, "  $h%d using (sqrt($1*$2)):3:1:2:(base):3 with boxxyerror lc %d title ",
 			i, i + 1);
 		put_str(f, names[i]);
 		fprintf(f, ", \\\n  $h%d using 2:4 axes x1y2 with lines lw 2 dt 2 lc %d title ",
@@ -325,8 +470,18 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 		return EXIT_USAGE;
 	}
 	o->in = argv[optind];
+	if (o->out && (!strcmp(o->out, "-") || !strcmp(o->out, "/dev/stdout") ||
+		       !strcmp(o->out, "/dev/fd/1"))) {
+		if (!o->script && isatty(STDOUT_FILENO) &&
+		    (!o->type || strcmp(o->type, "svg"))) {
+			fprintf(stderr, "blkgenctl: -O %s: not writing a PNG to a terminal (redirect it, or -t svg)\n",
+				o->out);
+			return EXIT_USAGE;
+		}
+		o->to_stdout = true;
+	}
 	/* -O's extension, if it has one, is the chart's type. */
-	dot = o->out ? strrchr(o->out, '.') : NULL;
+	dot = o->out && !o->to_stdout ? strrchr(o->out, '.') : NULL;
 	if (dot && strchr(dot, '/'))
 		dot = NULL;
 	if (dot && strcmp(dot, ".png") && strcmp(dot, ".svg")) {
@@ -353,6 +508,10 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 			o->type);
 		return EXIT_USAGE;
 	}
+	if (!o->out && !strcmp(o->in, "-")) {
+		fprintf(stderr, "blkgenctl: reading standard input: name the chart with -O FILE (or -O - for standard output)\n");
+		return EXIT_USAGE;
+	}
 	if (!o->out) {
 		dot = strrchr(o->in, '.');
 		if (!dot || strchr(dot, '/'))
@@ -362,7 +521,7 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 		o->out = outbuf;
 	}
 	if (!o->title)
-		o->title = o->in;
+		o->title = strcmp(o->in, "-") ? o->in : "standard input";
 	return EXIT_OK;
 }
 
@@ -417,12 +576,9 @@ int cmd_plot(int argc, char **argv)
 	if (ret)
 		return ret == EXIT_OK + 100 ? EXIT_OK : ret;
 
-	root = json_object_from_file(o.in);
-	if (!root) {
-		fprintf(stderr, "blkgenctl: %s: not JSON (%s)\n", o.in,
-			json_util_get_last_err());
+	root = json_load(o.in);
+	if (!root)
 		return EXIT_FAIL;
-	}
 	if (!json_member(root, "points") && !json_member(root, "jobs")) {
 		fprintf(stderr, "blkgenctl: %s: neither a curve (\"points\") nor a report (\"jobs\")\n",
 			o.in);
@@ -437,14 +593,16 @@ int cmd_plot(int argc, char **argv)
 			json_object_put(root);
 			return EXIT_FAIL;
 		}
-		if (check_output(o.out)) {
+		if (!o.to_stdout && check_output(o.out)) {
 			json_object_put(root);
 			return EXIT_FAIL;
 		}
 		/* gnuplot exiting early must not kill us: pclose() tells. */
 		signal(SIGPIPE, SIG_IGN);
-		/* Its stdout is never the chart's place. */
-		f = popen("exec gnuplot > /dev/null", "w");
+		/* Its stdout is the chart's place only with -O -. */
+		fflush(stdout);
+		f = popen(o.to_stdout ? "exec gnuplot" :
+			  "exec gnuplot > /dev/null", "w");
 		if (!f) {
 			fprintf(stderr, "blkgenctl: cannot run gnuplot: %s\n",
 				strerror(errno));
@@ -458,7 +616,7 @@ int cmd_plot(int argc, char **argv)
 	else if (!strcmp(o.chart, "time"))
 		ret = script_time(f, &o, root);
 	else
-		ret = script_hist(f, &o);
+		ret = script_hist(f, &o, root);
 	json_object_put(root);
 	if (o.script)
 		return ret ? EXIT_FAIL : EXIT_OK;
@@ -472,9 +630,11 @@ int cmd_plot(int argc, char **argv)
 		else
 			fprintf(stderr, "blkgenctl: gnuplot failed writing %s\n",
 				o.out);
-		remove(o.out);	/* no half-drawn chart left behind */
+		if (!o.to_stdout)
+			remove(o.out);	/* no half-drawn chart left behind */
 		return EXIT_FAIL;
 	}
-	fprintf(stderr, "blkgenctl: wrote %s\n", o.out);
+	if (!o.to_stdout)
+		fprintf(stderr, "blkgenctl: wrote %s\n", o.out);
 	return EXIT_OK;
 }
