@@ -47,14 +47,27 @@ static int parse_uint(const char **p, u64 *v)
 	return 0;
 }
 
-/* A size with an optional binary suffix k, m, g or t. Advances *p. */
+/*
+ * A size with an optional binary suffix k, m, g or t, and with a suffix
+ * up to 6 decimals ("3.84t": whole bytes, rounded down). Advances *p.
+ */
 static int parse_size_at(const char **p, u64 *out)
 {
-	unsigned int shift = 0;
-	u64 v;
+	unsigned int shift = 0, digits = 0;
+	u64 v, frac = 0, scale = 1;
 
 	if (parse_uint(p, &v))
 		return -1;
+	if (**p == '.') {
+		for ((*p)++; **p >= '0' && **p <= '9'; (*p)++) {
+			if (++digits > 6)
+				return -1;
+			frac = frac * 10 + (u64)(**p - '0');
+			scale *= 10;
+		}
+		if (!digits)
+			return -1;
+	}
 	switch (**p) {
 	case 'k': case 'K':
 		shift = 10;
@@ -69,18 +82,26 @@ static int parse_size_at(const char **p, u64 *out)
 		shift = 40;
 		break;
 	}
+	if (digits && !shift)
+		return -1;	/* a fraction of a byte */
 	if (shift) {
 		(*p)++;
 		if (v > (~0ULL >> shift))
 			return -1;
 		v <<= shift;
+		/* frac < 10^6 < 2^20: frac << 40 fits. */
+		frac = (frac << shift) / scale;
+		if (v > ~0ULL - frac)
+			return -1;
+		v += frac;
 	}
 	*out = v;
 	return 0;
 }
 
 /**
- * blkgen_parse_size() - Parse "4096", "4k", "1m", "2g", "1t" (binary units).
+ * blkgen_parse_size() - Parse "4096", "4k", "1m", "2g", "1t", "3.84t" (binary
+ * units; up to 6 decimals with a unit, rounded down to whole bytes).
  * @s: NUL-terminated string, nothing after the number and suffix
  * @out: bytes
  * Return: 0, or -1 if @s does not parse or overflows.
