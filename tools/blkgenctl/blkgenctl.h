@@ -35,6 +35,8 @@ const char *sfs_root(void);	/* /sys/kernel/blkgen */
 bool cfs_module_loaded(void);
 const char *cfs_missing_hint(void);
 int cfs_path(char *buf, size_t size, const char *dir, const char *name);
+int path_join(char *buf, size_t size, const char *dir, const char *name,
+	      const char *suffix);
 int cfs_read_text(const char *path, char *buf, size_t size);
 int cfs_read_u64(const char *path, uint64_t *v);
 void *cfs_read_file(const char *path, size_t *size);

@@ -19,18 +19,55 @@
 
 #include "blkgenctl.h"
 
+/* $VAR without trailing slashes (joined paths get one), else @dflt. */
+static const char *env_dir(const char *var, const char *dflt, char *buf,
+			   size_t size)
+{
+	const char *e = getenv(var);
+	size_t len;
+
+	if (!e || !*e)
+		return dflt;
+	len = strlen(e);
+	while (len > 1 && e[len - 1] == '/')
+		len--;
+	if (len >= size)
+		return e;
+	memcpy(buf, e, len);
+	buf[len] = 0;
+	return buf;
+}
+
 const char *cfs_root(void)
 {
-	const char *e = getenv("BLKGEN_CONFIGFS");
+	static char buf[4096];
 
-	return e && *e ? e : "/sys/kernel/config/blkgen";
+	return env_dir("BLKGEN_CONFIGFS", "/sys/kernel/config/blkgen", buf,
+		       sizeof(buf));
 }
 
 const char *sfs_root(void)
 {
-	const char *e = getenv("BLKGEN_SYSFS");
+	static char buf[4096];
 
-	return e && *e ? e : "/sys/kernel/blkgen";
+	return env_dir("BLKGEN_SYSFS", "/sys/kernel/blkgen", buf, sizeof(buf));
+}
+
+/**
+ * path_join() - DIR/NAME then SUFFIX, one slash between however DIR ends.
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int path_join(char *buf, size_t size, const char *dir, const char *name,
+	      const char *suffix)
+{
+	size_t len = strlen(dir);
+	int n;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	n = snprintf(buf, size, "%.*s%s%s%s", (int)len, dir,
+		     len && dir[len - 1] == '/' ? "" : "/", name, suffix);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 static bool is_dir(const char *path)
@@ -58,9 +95,7 @@ const char *cfs_missing_hint(void)
 /* dir/name into buf; -ENAMETOOLONG if it does not fit. */
 int cfs_path(char *buf, size_t size, const char *dir, const char *name)
 {
-	int n = snprintf(buf, size, "%s/%s", dir, name);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	return path_join(buf, size, dir, name, "");
 }
 
 /* Read a text attribute without its trailing newline; -errno on failure. */

@@ -102,7 +102,10 @@ static int write_run(const char *dir, const char *name, const char *text,
 	FILE *f = stdout;
 
 	if (dir) {
-		snprintf(path, sizeof(path), "%s/%s.prof", dir, name);
+		if (path_join(path, sizeof(path), dir, name, ".prof")) {
+			fprintf(stderr, "blkgenctl: %s: name too long\n", dir);
+			return EXIT_FAIL;
+		}
 		f = fopen(path, "w");
 		if (!f) {
 			fprintf(stderr, "blkgenctl: %s: %s\n", path, strerror(errno));

@@ -5,6 +5,7 @@
  * job. Everything is validated before anything is created, and whatever
  * was created is removed again on any failure, Ctrl-C or SIGTERM.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -550,6 +551,93 @@ bad:
 	return -1;
 }
 
+/* Levenshtein distance of two short strings (the first 63 bytes). */
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	unsigned int row[64], i, j, la = strlen(a), lb = strlen(b);
+
+	la = la > 63 ? 63 : la;
+	lb = lb > 63 ? 63 : lb;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned int diag = row[0], up;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * No profile @name here nor in @dir: say where it was looked for, and the
+ * installed profile nearest in spelling (or those there are).
+ */
+static void no_profile(const char *name, const char *dir, const char *path)
+{
+	char want[256], best[256] = "", names[64][64];
+	unsigned int d, best_d = ~0U;
+	int i, n = 0;
+	struct dirent *e;
+	size_t len;
+	DIR *dh;
+
+	snprintf(want, sizeof(want), "%s", name);
+	len = strlen(want);
+	if (len > 5 && !strcmp(want + len - 5, ".prof"))
+		want[len - 5] = 0;
+	fprintf(stderr, "blkgenctl: no profile '%s': not a file here, nor %s (the installed profiles%s)\n",
+		name, path, getenv("BLKGEN_PROFILES") ? ", from BLKGEN_PROFILES" : "");
+	dh = opendir(dir);
+	if (!dh) {
+		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
+		return;
+	}
+	while ((e = readdir(dh))) {
+		char stem[256];
+
+		len = strlen(e->d_name);
+		if (len <= 5 || len - 5 >= sizeof(stem) ||
+		    strcmp(e->d_name + len - 5, ".prof"))
+			continue;
+		memcpy(stem, e->d_name, len - 5);
+		stem[len - 5] = 0;
+		d = edit_distance(want, stem);
+		if (d < best_d || (d == best_d && strcmp(stem, best) < 0)) {
+			best_d = d;
+			snprintf(best, sizeof(best), "%s", stem);
+		}
+		if (n < 64 && strlen(stem) < sizeof(names[0]))
+			strcpy(names[n++], stem);
+	}
+	closedir(dh);
+	len = strlen(want);
+	if (best[0] && best_d <= (len / 3 > 2 ? len / 3 : 2)) {
+		fprintf(stderr, "blkgenctl: did you mean '%s'?\n", best);
+		return;
+	}
+	if (!n)
+		return;
+	qsort(names, n, sizeof(names[0]), cmp_name);
+	fprintf(stderr, "blkgenctl: installed:");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", names[i]);
+	fprintf(stderr, "\n");
+}
+
 /* Load, override and check a profile; set up signals. */
 static int load_profile(const char *file, struct profile *p,
 			struct run_opts *o)
@@ -561,12 +649,21 @@ static int load_profile(const char *file, struct profile *p,
 
 	/* A bare name is an installed profile: NAME or NAME.prof. */
 	if (access(file, F_OK) && !strchr(file, '/')) {
-		if (!dir)
+		size_t len = strlen(file);
+
+		if (!dir || !*dir)
 			dir = BLKGEN_PROFILE_DIR;
-		snprintf(path, sizeof(path), "%s/%s%s", dir, file,
-			 strstr(file, ".prof") ? "" : ".prof");
-		if (!access(path, F_OK))
-			file = path;
+		if (path_join(path, sizeof(path), dir, file,
+			      len > 5 && !strcmp(file + len - 5, ".prof") ?
+			      "" : ".prof")) {
+			fprintf(stderr, "blkgenctl: %s: name too long\n", file);
+			return EXIT_USAGE;
+		}
+		if (access(path, F_OK)) {
+			no_profile(file, dir, path);
+			return EXIT_USAGE;
+		}
+		file = path;
 	}
 	if (profile_load(file, p, err, sizeof(err))) {
 		fprintf(stderr, "blkgenctl: %s\n", err);
