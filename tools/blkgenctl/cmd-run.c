@@ -74,7 +74,7 @@ static const char *curve_help =
 	"                          the profile's curve key, else 10-120,10)\n"
 	"      --stop-latency-ms MS  end the sweep after the first point whose\n"
 	"                          mean latency is above MS (vdbench's stopcurve)\n"
-	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q  as for run\n"
+	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet\n                          as for run\n"
 	"  -o, --output-format FMT  normal (default), json or csv: one line or\n"
 	"                          object per point\n";
 
