@@ -79,6 +79,8 @@ install: all man
 	install -d $(DESTDIR)$(PREFIX)/share/blkgen/profiles
 	install -m 0644 tools/profiles/*.prof $(DESTDIR)$(PREFIX)/share/blkgen/profiles/
 	install -D -m 0644 build/man/blkgenctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8
+	install -d $(DESTDIR)$(PREFIX)/share/doc/blkgen
+	install -m 0644 README Documentation/*.rst $(DESTDIR)$(PREFIX)/share/doc/blkgen/
 	install -D -m 0644 tools/completion/blkgenctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
@@ -89,7 +91,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/sbin/blkgenctl \
 		$(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl
-	rm -rf $(DESTDIR)$(PREFIX)/share/blkgen
+	rm -rf $(DESTDIR)$(PREFIX)/share/blkgen $(DESTDIR)$(PREFIX)/share/doc/blkgen
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
 
 # DKMS builds from a copy of the kernel sources of the tree.

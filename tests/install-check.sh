@@ -3,7 +3,8 @@
 #
 # install-check.sh KERNEL_RELEASE: `make install DESTDIR=tmp` puts the
 # module under lib/modules/REL/extra (built for REL), the tool under
-# PREFIX/sbin, the profiles under PREFIX/share/blkgen/profiles, the man
+# PREFIX/sbin, the profiles under PREFIX/share/blkgen/profiles, the docs
+# under PREFIX/share/doc/blkgen, the man
 # page blkgenctl(8) and the bash completion in place; the installed tool
 # finds a profile by name and the completion completes; `make uninstall`
 # removes them all. Builds in a private copy of the tree.
@@ -42,6 +43,8 @@ check "profiles installed" \
 	"[ \$(ls '$pre/share/blkgen/profiles'/*.prof | wc -l) -eq \$(ls '$top/tools/profiles'/*.prof | wc -l) ]"
 check "man page blkgenctl(8)" \
 	"grep -q '^\\.TH \"BLKGENCTL\" \"\\{0,1\\}8' '$pre/share/man/man8/blkgenctl.8' && grep -q convert '$pre/share/man/man8/blkgenctl.8'"
+check "documentation in share/doc/blkgen, the man page pointing there" \
+	"[ -f '$pre/share/doc/blkgen/abi.rst' ] && [ -f '$pre/share/doc/blkgen/README' ] && grep -q 'share/doc/blkgen' '$pre/share/man/man8/blkgenctl.8'"
 # A named profile is found in the installed directory (then the missing
 # module stops the run: exit 3, not a file error).
 rc=0

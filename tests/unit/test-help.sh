@@ -72,4 +72,16 @@ while read -r c args; do
 	done
 done < <("$ctl" help | sed -n 's/^  \([a-z][a-z]*\) /\1 /p')
 echo "ok - help's options exist"
+# The man page documents every option each command's --help names.
+undocumented=0
+for c in run curve list status report stop rm verify merge convert plot; do
+	for opt in $("$ctl" "$c" --help | awk 'NR == 1, /^$/ { print; next } /^ +-/ { print }' |
+		     grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[][ ,|]//' | sort -u); do
+		if ! grep -qF -- "\`\`$opt\`\`" "$here/../../Documentation/blkgenctl.rst"; then
+			echo "not ok - blkgenctl.rst does not document $c $opt"
+			undocumented=1 fail=1
+		fi
+	done
+done
+[ "$undocumented" = 0 ] && echo "ok - blkgenctl.rst documents every option of every command"
 exit $fail
