@@ -104,6 +104,43 @@ else
 	notok "group_reporting IOPS: $(cat "$tmp/err")"
 fi
 
+# -o fio keeps blkgen's own counters, and merge reads them back; a run
+# merged with --force is not error 0 to fio's tools.
+python3 - "$data/plot-report.json" > "$tmp/counted.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = r['jobs'][0]['workloads'][0]
+w.update(errors=3, late_ios=7, max_lag_ns=12345, flushes=2)
+print(json.dumps(r))
+PY
+if "$ctl" merge "$tmp/counted.json" -o fio > "$tmp/cf.json" &&
+   "$ctl" merge "$tmp/cf.json" -o json > "$tmp/cb.json" &&
+   python3 - "$tmp/cb.json" << 'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))['jobs'][0]['workloads'][0]
+got = (w['errors'], w['late_ios'], w['max_lag_ns'], w['flushes'])
+print('# back from -o fio: errors, late_ios, max_lag_ns, flushes', got)
+sys.exit(got != (3, 7, 12345, 2))
+PY
+then
+	ok "-o fio and back: errors, late_ios, max_lag_ns and flushes kept"
+else
+	notok "-o fio and back lost blkgen's counters"
+fi
+python3 - "$data/plot-report.json" > "$tmp/failed.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r['jobs'][0]['state'] = 'failed'
+r['jobs'][0]['error'] = 'I/O error (EIO)'
+print(json.dumps(r))
+PY
+if "$ctl" merge "$tmp/failed.json" --force -o fio > "$tmp/ff.json" 2> /dev/null &&
+   python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["jobs"][0]["error"] == 0)' "$tmp/ff.json"; then
+	ok "-o fio of a forced merge: fio's error is not 0"
+else
+	notok "-o fio of a forced merge says error 0"
+fi
+
 # A curve is many runs: -o fio is refused there, before anything runs.
 rc=0
 "$ctl" curve /nonexistent.prof -o fio > /dev/null 2> "$tmp/err" || rc=$?

@@ -114,6 +114,27 @@ static struct wl_result *find_wl(struct job_result *r, const char *name)
 	return w;
 }
 
+/*
+ * The counters blkgen keeps beside the latency (a report's workload, or
+ * the "blkgen" object of -o fio's jobs) added into @w.
+ */
+static void add_counters(json_object *o, struct wl_result *w)
+{
+	json_object *v = json_member(o, "verify");
+	uint64_t lag = json_object_get_uint64(json_member(o, "max_lag_ns"));
+
+	w->errors += json_object_get_uint64(json_member(o, "errors"));
+	w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
+	w->flushes += json_object_get_uint64(json_member(o, "flushes"));
+	if (v) {
+		w->verify_checked += json_object_get_uint64(json_member(v, "checked"));
+		w->verify_errors += json_object_get_uint64(json_member(v, "errors"));
+		w->verify_unflushed += json_object_get_uint64(json_member(v, "unflushed"));
+	}
+	if (lag > w->max_lag_ns)
+		w->max_lag_ns = lag;
+}
+
 /* A job of fio's json+ output: one workload named after the job. */
 static int load_fio_job(const char *file, json_object *job,
 			struct job_result *r)
@@ -161,8 +182,11 @@ static int load_fio_job(const char *file, json_object *job,
 			return ret;
 		}
 	}
+	/* blkgenctl -o fio keeps its own counters beside fio's layout. */
+	if (json_member(job, "blkgen"))
+		add_counters(json_member(job, "blkgen"), w);
 	/* fio's error is an errno; blkgen counts I/O errors. */
-	if (json_object_get_uint64(json_member(job, "error")))
+	else if (json_object_get_uint64(json_member(job, "error")))
 		w->errors++;
 	return 0;
 }
@@ -210,18 +234,7 @@ int result_add_json(const char *file, json_object *root,
 			if (merge_dir(json_member(o, "read"), &w->dir[0]) ||
 			    merge_dir(json_member(o, "write"), &w->dir[1]))
 				goto bad;
-			w->errors += json_object_get_uint64(json_member(o, "errors"));
-			w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
-			w->flushes += json_object_get_uint64(json_member(o, "flushes"));
-			if (json_member(o, "verify")) {
-				json_object *v = json_member(o, "verify");
-
-				w->verify_checked += json_object_get_uint64(json_member(v, "checked"));
-				w->verify_errors += json_object_get_uint64(json_member(v, "errors"));
-				w->verify_unflushed += json_object_get_uint64(json_member(v, "unflushed"));
-			}
-			if (json_object_get_uint64(json_member(o, "max_lag_ns")) > w->max_lag_ns)
-				w->max_lag_ns = json_object_get_uint64(json_member(o, "max_lag_ns"));
+			add_counters(o, w);
 		}
 	}
 	ret = 0;

@@ -164,7 +164,8 @@ static json_object *fio_job(const struct job_result *r,
 	json_object *opts = json_object_new_object();
 	json_object *own = json_object_new_object();
 	json_object *sync = json_object_new_object();
-	bool failed = !strcmp(r->state, "failed");
+	/* fio's error is an errno: a failed run, or one merged with --force. */
+	bool failed = !strcmp(r->state, "failed") || r->error[0];
 	int d;
 
 	json_object_object_add(job, "jobname", json_object_new_string(w->name));
