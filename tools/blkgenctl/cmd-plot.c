@@ -288,13 +288,13 @@ static void put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h,
 	hist_bars(h, bar);
 	fprintf(f, "$h%d << EOD\n# lo_us hi_us pct cum_pct\n", idx);
 	for (k = 0; k < PLOT_BARS; k++) {
-		if (bar[k] * 1e6 < h->count)	/* under 1 ppm: rounding */
+		if (bar[k] <= 0)	/* no bin overlaps it */
 			continue;
 		cum += bar[k];
 		pct = 100.0 * bar[k] / h->count;
 		if (!*least || pct < *least)
 			*least = pct;
-		fprintf(f, "%.4f %.4f %.6f %.4f\n", bar_lo(k) / 1e3,
+		fprintf(f, "%.6g %.6g %.6g %.4f\n", bar_lo(k) / 1e3,
 			bar_lo(k + 1) / 1e3, pct, 100.0 * cum / h->count);
 	}
 	fprintf(f, "EOD\n");

@@ -611,6 +611,9 @@ static int build_group(struct fio *f, int first, int end)
 	int i, line, with_rate = 0;
 
 	wl_name(j0->name, name, sizeof(name));
+	if (conv_find_run(f->c, name))
+		return conv_error(f->c, j0->line, "[%s] starts a second run named %s (the first at line %d): rename one",
+				  j0->name, name, conv_find_run(f->c, name)->line);
 	if (f->c->only && strcmp(f->c->only, name))
 		return 0;
 	r = conv_new_run(f->c, name);

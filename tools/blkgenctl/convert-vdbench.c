@@ -58,17 +58,6 @@ static const char *const harmless[] = { "messagescan", "histogram", "report",
 static const char *const first_kw[] = { "sd", "wd", "rd", "hd", "fsd", "fwd",
 	"rg", NULL };
 
-/*
- * vdbench's general parameters (set once, before the definitions): each
- * starts a statement of its own, even on a line that holds a list.
- */
-static const char *const general[] = { "messagescan", "histogram", "report",
-	"data_errors", "compratio", "dedupratio", "dedupunit", "dedupsets",
-	"dedupflipflop", "validate", "journal", "concatenatesds", "include",
-	"formatsds", "formatxfersize", "debug", "startcmd", "endcmd", "monitor",
-	"port", "create_anchors", "showlba", "loop", "pattern", "patterns",
-	"abort_failed_skew", "force_fsd_cleanup", "fwd_thread_adjust", NULL };
-
 static const char *vd_get(const struct vd_def *d, const char *key, int *line)
 {
 	int i;
@@ -234,12 +223,12 @@ static const char *keyword(const char *s, char *buf, size_t size)
 
 /*
  * Whether line @s begins a statement after @stmt (a statement so far, not
- * ending in a comma; @s does not start with one). A definition keyword
- * or a general parameter does; after a general parameter, which takes
- * one value, any KEY= does; a key of the statement's own kind continues
- * it (vdbench takes "wd=wd1,sd=sd1" and then "rdpct=70" on the next
- * line as one definition), and so does any other key, to be named in
- * the statement's error.
+ * ending in a comma; @s does not start with one), as vdbench reads them:
+ * a definition keyword (sd=, wd=, rd=, ...) always does; before the first
+ * definition every KEY= line is a general parameter of its own
+ * (messagescan=no, then histogram=(default,20,40)); after it, any other
+ * key continues the definition ("wd=wd1,sd=sd1", then "rdpct=70"), and
+ * one it does not take is named in the definition's error.
  */
 static bool starts_statement(const char *stmt, const char *s)
 {
@@ -249,9 +238,7 @@ static bool starts_statement(const char *stmt, const char *s)
 
 	if (!*key)
 		return false;
-	if (conv_in_list(first_kw, key) || conv_in_list(general, key))
-		return true;
-	return !conv_in_list(first_kw, type);
+	return conv_in_list(first_kw, key) || !conv_in_list(first_kw, type);
 }
 
 /* Comments: '*', '#' or '/' first; text after " *" or '#'. */
@@ -380,7 +367,7 @@ static int xfersize(struct vd *vd, struct conv_run *r, const char *v,
 	char buf[512], *it[VD_MAX_LIST], s[32];
 	uint64_t bytes;
 	double pct[VD_MAX_LIST], sum = 0;
-	int n, i, len = 0, whole, wsum = 0;
+	int n, i, len = 0, whole[VD_MAX_LIST], wsum = 0;
 
 	n = list_items(v, buf, sizeof(buf), it);
 	if (n == 1) {
@@ -405,26 +392,38 @@ static int xfersize(struct vd *vd, struct conv_run *r, const char *v,
 	if (fabs(sum - 100) > 0.001)
 		return conv_error(vd->c, line, "xfersize=%s: percentages sum to %g, not 100",
 				  v, sum);
+	/* Whole percents by largest remainder, so they still sum to 100. */
 	for (i = 0; i < n; i += 2) {
+		whole[i] = (int)floor(pct[i] + 1e-9);
+		wsum += whole[i];
+	}
+	while (wsum < 100) {
+		int best = -1;
+
+		for (i = 0; i < n; i += 2)
+			if (best < 0 || pct[i] - whole[i] > pct[best] - whole[best])
+				best = i;
+		whole[best]++;
+		pct[best] = whole[best];	/* taken: not picked again */
+		wsum++;
+	}
+	for (i = 0; i < n; i += 2) {
+		double asked;
+
 		conv_size(it[i], &bytes);
 		conv_size_str(bytes, s, sizeof(s));
-		/* Largest share takes the rounding so the sum stays 100. */
-		whole = (int)lround(pct[i]);
-		if (whole != pct[i])
-			conv_note(vd->c, r, "xfersize percent %s rounded to %d",
-				  it[i + 1], whole);
-		if (!whole)
+		conv_number(it[i + 1], &asked);
+		if (fabs(asked - whole[i]) > 1e-9)
+			conv_note(vd->c, r, "xfersize %s%% of %s rounded to %d%% (blkgen takes whole percents)",
+				  it[i + 1], s, whole[i]);
+		if (!whole[i])
 			return conv_error(vd->c, line, "xfersize=%s: %s%% of %s rounds to 0",
 					  v, it[i + 1], it[i]);
-		wsum += whole;
 		len += snprintf(out + len, size - len, "%s%s/%d",
-				i ? ":" : "", s, whole);
+				i ? ":" : "", s, whole[i]);
 		if ((size_t)len >= size)
 			return conv_error(vd->c, line, "xfersize=%s: too long", v);
 	}
-	if (wsum != 100)
-		return conv_error(vd->c, line, "xfersize=%s: whole percentages sum to %d after rounding",
-				  v, wsum);
 	return 0;
 }
 
@@ -666,6 +665,7 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 		if (xfersize(vd, r, v ? v : "4k", line, val, sizeof(val)))
 			return -1;
 		conv_set(s, "bs", "%s", val);
+		conv_set_line(s, "bs", v ? line : wd->line);
 
 		v = rd_or_wd(rd, wd, "seekpct", &line);
 		if (loop_get(l, nl, idx, "seekpct", &v))
@@ -694,6 +694,7 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 				  sizeof(val)))
 				return -1;
 			conv_set(s, "range", "%s", val);
+			conv_set_line(s, "range", line);
 		}
 		v = vd_get(wd, "hotband", &line);
 		if (v) {
@@ -917,6 +918,10 @@ static int build_rd(struct vd *vd, struct vd_def *rd)
 				len += snprintf(name + len, sizeof(name) - len,
 						"-%s%s", l[i].key, l[i].val[idx[i]]);
 		r = NULL;
+		if (conv_find_run(vd->c, name))
+			return conv_error(vd->c, rd->line, "rd=%s makes a run named %s, as the rd at line %d does",
+					  rd->name, name,
+					  conv_find_run(vd->c, name)->line);
 		if (!vd->c->only || !strcmp(vd->c->only, name)) {
 			r = conv_new_run(vd->c, name);
 			if (!r)

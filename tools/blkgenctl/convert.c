@@ -69,6 +69,37 @@ int conv_set(struct conv_sect *s, const char *key, const char *fmt, ...)
 	return 0;
 }
 
+/* The input line @key's value came from (for the checks' errors). */
+void conv_set_line(struct conv_sect *s, const char *key, int line)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key))
+			s->kline[i] = line;
+}
+
+static int conv_get_line(const struct conv_sect *s, const char *key)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key) && s->kline[i])
+			return s->kline[i];
+	return s->line;
+}
+
+/* A run of that name made already, or NULL. */
+const struct conv_run *conv_find_run(const struct conv *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < c->nr_runs; i++)
+		if (!strcmp(c->run[i].name, name))
+			return &c->run[i];
+	return NULL;
+}
+
 const char *conv_get(const struct conv_sect *s, const char *key)
 {
 	int i;
@@ -416,15 +447,15 @@ static int check_value(struct conv *c, const struct conv_run *r,
 
 	v = conv_get(s, "bs");
 	if (v && blkgen_parse_bs(v, &bs))
-		return conv_error(c, s->line, "[workload %s]: bs = %s is not valid for blkgen (run %s)",
+		return conv_error(c, conv_get_line(s, "bs"), "[workload %s]: bs = %s is not valid for blkgen (run %s)",
 				  s->name, v, r->name);
 	v = conv_get(s, "distribution");
 	if (v && blkgen_parse_zones(v, &z))
-		return conv_error(c, s->line, "[workload %s]: distribution = %s is not valid for blkgen (run %s)",
+		return conv_error(c, conv_get_line(s, "distribution"), "[workload %s]: distribution = %s is not valid for blkgen (run %s)",
 				  s->name, v, r->name);
 	v = conv_get(s, "range");
 	if (v && blkgen_parse_range(v, &rg))
-		return conv_error(c, s->line, "[workload %s]: range = %s is not valid for blkgen (run %s)",
+		return conv_error(c, conv_get_line(s, "range"), "[workload %s]: range = %s is not valid for blkgen (run %s)",
 				  s->name, v, r->name);
 	return 0;
 }

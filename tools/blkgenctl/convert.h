@@ -23,6 +23,7 @@ struct conv_sect {
 	int line;			/* where the input defines it, 0 if unknown */
 	char key[CONV_MAX_KV][32];
 	char val[CONV_MAX_KV][512];
+	int kline[CONV_MAX_KV];		/* where each value came from, 0: @line */
 	int nr;
 };
 
@@ -56,6 +57,8 @@ void conv_note(struct conv *c, struct conv_run *r, const char *fmt, ...)
 int conv_set(struct conv_sect *s, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *conv_get(const struct conv_sect *s, const char *key);
+void conv_set_line(struct conv_sect *s, const char *key, int line);
+const struct conv_run *conv_find_run(const struct conv *c, const char *name);
 struct conv_run *conv_new_run(struct conv *c, const char *name);
 struct conv_sect *conv_new_wl(struct conv_run *r, const char *name);
 int conv_size(const char *s, uint64_t *out);
