@@ -38,6 +38,7 @@
 #include "compat.h"
 #include "hist.h"
 #include "pattern.h"
+#include "replay-map.h"
 
 #define BLKGEN_ERR_MAX		160	/* bytes of the error string */
 #define BLKGEN_STR_MAX		512	/* compound attribute strings */
@@ -81,6 +82,7 @@ enum blkgen_arrival {
  *	(or to the end, for a measured arrival never submitted)
  * @verify: verify=1: blocks checked by reads, found wrong, and found
  *	old where no completed flush required new data (verify pass)
+ * @replay: replay: records remapped into the range, and clipped to bs
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -96,6 +98,7 @@ struct blkgen_stats {
 	u64 late_ios;
 	u64 max_lag_ns;
 	u64 verify[3];
+	u64 replay[2];
 };
 
 #define BLKGEN_VLOG_MAX		64	/* mismatches kept per workload */
@@ -133,6 +136,39 @@ struct blkgen_vtable {
 	bool relax;
 	bool loaded;
 	u64 filled;
+};
+
+/* What a workload's I/O follows: its pattern, or a trace (replay.c). */
+enum blkgen_replay_mode {
+	BLKGEN_REPLAY_OFF,
+	BLKGEN_REPLAY_TIMED,
+	BLKGEN_REPLAY_AFAP,
+};
+
+/**
+ * struct blkgen_replay - a replaying workload's record ring (replay.c)
+ * @lock: serialises the writers of WL/trace (never taken by the worker)
+ * @buf: the ring, @cap records
+ * @cap: records, a power of two
+ * @head: records consumed (the worker's; read by writers)
+ * @tail: records written (the writers'; read by the worker)
+ * @live: a run consumes the ring
+ * @ended: the run that consumed it ended; writes fail with EPIPE until
+ *	one at offset 0 starts a new trace
+ * @consumer: the worker that consumes it, NULL when none (RCU: the task
+ *	is released only after a grace period)
+ * @space_wq: writers waiting for room
+ */
+struct blkgen_replay {
+	struct mutex lock;		/* the writers of WL/trace */
+	struct blkgen_trace_rec *buf;
+	u32 cap;
+	u64 head;
+	u64 tail;
+	bool live;
+	bool ended;
+	struct task_struct __rcu *consumer;
+	wait_queue_head_t space_wq;
 };
 
 struct blkgen_job;
@@ -206,6 +242,11 @@ struct blkgen_snap {
  * @flushes: flushes completed in the run (written by @flush_work)
  * @flush_work: the periodic flush
  * @flush_next: when the next flush is due (jiffies; @flush_work's own)
+ * @replay: take the I/O from WL/trace (enum blkgen_replay_mode)
+ * @replay_speed: replay speed in 0.01% (BLKGEN_SPEED_ONE: as traced)
+ * @replay_buf_kb: size of the record ring
+ * @rp: the record ring
+ * @lbs: the device's logical block size while running
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -242,6 +283,11 @@ struct blkgen_workload {
 	u64 flushes;
 	struct delayed_work flush_work;
 	unsigned long flush_next;
+	u32 replay;
+	u32 replay_speed;
+	u32 replay_buf_kb;
+	struct blkgen_replay rp;
+	u32 lbs;
 };
 
 /**
@@ -413,6 +459,34 @@ ssize_t blkgen_verify_table_read(struct blkgen_workload *wl, char *buf,
 				 loff_t off, size_t count);
 ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
 				  loff_t off, size_t count);
+
+/* replay.c */
+void blkgen_replay_wl_init(struct blkgen_workload *wl);
+void blkgen_replay_drop(struct blkgen_workload *wl);
+int blkgen_replay_prepare(struct blkgen_job *job, struct blkgen_workload *wl);
+void blkgen_replay_run_start(struct blkgen_job *job);
+void blkgen_replay_run_end(struct blkgen_job *job);
+ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
+			    loff_t off, size_t count);
+void blkgen_replay_consumer(struct blkgen_workload *wl,
+			    struct task_struct *task);
+void blkgen_replay_consumed(struct blkgen_replay *rp);
+
+/*
+ * The worker's side of the ring: the next record (false if none yet), and
+ * taking it. The writer publishes records with a release store of tail.
+ */
+static inline bool blkgen_replay_peek(struct blkgen_replay *rp,
+				      struct blkgen_trace_rec *rec)
+{
+	u64 head = rp->head;
+
+	/* Pairs with the writer's release of tail: the records are there. */
+	if (head == smp_load_acquire(&rp->tail))
+		return false;
+	*rec = rp->buf[head & (rp->cap - 1)];
+	return true;
+}
 
 /* sysfs.c */
 extern struct kobject *blkgen_sysfs_root;

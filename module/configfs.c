@@ -139,6 +139,15 @@ static ssize_t blkgen_wl_##_field##_store(struct config_item *item,	\
 }									\
 CONFIGFS_ATTR(blkgen_wl_, _field)
 
+/* A show for an integer attribute with a store of its own. */
+#define BLKGEN_WL_INT_SHOW(_field)					\
+static ssize_t blkgen_wl_##_field##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return snprintf(page, PAGE_SIZE, "%llu\n",			\
+			(unsigned long long)to_blkgen_wl(item)->_field); \
+}
+
 #define BLKGEN_MAX_MS	(30ULL * 24 * 3600 * 1000)	/* 30 days */
 
 BLKGEN_JOB_ATTR(duration_ms, 0, BLKGEN_MAX_MS);
@@ -424,6 +433,94 @@ BLKGEN_WL_PARSED_ATTR(range, struct blkgen_range, range, range_str,
 BLKGEN_WL_PARSED_ATTR(distribution, struct blkgen_zones, zones, dist_str,
 		      blkgen_parse_zones, "uniform");
 
+static const char *const blkgen_replay_names[] = {
+	[BLKGEN_REPLAY_OFF]	= "off",
+	[BLKGEN_REPLAY_TIMED]	= "timed",
+	[BLKGEN_REPLAY_AFAP]	= "afap",
+};
+
+static ssize_t blkgen_wl_replay_show(struct config_item *item, char *page)
+{
+	return snprintf(page, PAGE_SIZE, "%s\n",
+			blkgen_replay_names[to_blkgen_wl(item)->replay]);
+}
+
+static ssize_t blkgen_wl_replay_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct blkgen_workload *wl = to_blkgen_wl(item);
+	int v, ret;
+
+	v = sysfs_match_string(blkgen_replay_names, page);
+	if (v < 0)
+		return -EINVAL;
+	ret = blkgen_lock_idle(wl->job);
+	if (ret)
+		return ret;
+	wl->replay = v;
+	mutex_unlock(&wl->job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_wl_, replay);
+
+static ssize_t blkgen_wl_replay_speed_show(struct config_item *item,
+					   char *page)
+{
+	u32 v = to_blkgen_wl(item)->replay_speed;
+
+	if (v % 10)
+		return snprintf(page, PAGE_SIZE, "%u.%02u\n", v / 100, v % 100);
+	if (v % 100)
+		return snprintf(page, PAGE_SIZE, "%u.%u\n", v / 100,
+				v % 100 / 10);
+	return snprintf(page, PAGE_SIZE, "%u\n", v / 100);
+}
+
+static ssize_t blkgen_wl_replay_speed_store(struct config_item *item,
+					    const char *page, size_t count)
+{
+	struct blkgen_workload *wl = to_blkgen_wl(item);
+	char buf[32];
+	u32 v;
+	int ret;
+
+	if (strscpy(buf, page, sizeof(buf)) < 0 ||
+	    blkgen_parse_speed(strstrip(buf), &v))
+		return -EINVAL;
+	ret = blkgen_lock_idle(wl->job);
+	if (ret)
+		return ret;
+	wl->replay_speed = v;
+	mutex_unlock(&wl->job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_wl_, replay_speed);
+
+BLKGEN_WL_INT_SHOW(replay_buf_kb);
+
+/* A new size drops the ring and the records it held. */
+static ssize_t blkgen_wl_replay_buf_kb_store(struct config_item *item,
+					     const char *page, size_t count)
+{
+	struct blkgen_workload *wl = to_blkgen_wl(item);
+	u64 v;
+	int ret;
+
+	ret = kstrtou64(page, 10, &v);
+	if (ret || v < 4 || v > 1024 * 1024)
+		return -EINVAL;
+	ret = blkgen_lock_idle(wl->job);
+	if (ret)
+		return ret;
+	mutex_lock(&wl->rp.lock);
+	wl->replay_buf_kb = v;
+	blkgen_replay_drop(wl);
+	mutex_unlock(&wl->rp.lock);
+	mutex_unlock(&wl->job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_wl_, replay_buf_kb);
+
 static struct configfs_attribute *blkgen_wl_attrs[] = {
 	&blkgen_wl_attr_device,
 	&blkgen_wl_attr_rdpct,
@@ -438,6 +535,9 @@ static struct configfs_attribute *blkgen_wl_attrs[] = {
 	&blkgen_wl_attr_fua,
 	&blkgen_wl_attr_verify,
 	&blkgen_wl_attr_flush_ms,
+	&blkgen_wl_attr_replay,
+	&blkgen_wl_attr_replay_speed,
+	&blkgen_wl_attr_replay_buf_kb,
 	NULL,
 };
 
@@ -485,6 +585,7 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	blkgen_parse_range(wl->range_str, &wl->range);
 	strscpy(wl->dist_str, "uniform", sizeof(wl->dist_str));
 	blkgen_verify_wl_init(wl);
+	blkgen_replay_wl_init(wl);
 	config_group_init_type_name(&wl->group, name, &blkgen_wl_type);
 
 	ret = blkgen_lock_idle(job);

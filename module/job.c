@@ -159,8 +159,9 @@ static const char *wl_name(struct blkgen_workload *wl)
 /* Open a workload's device and fit its pattern to it. */
 static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
-	/* A verify pass only reads. */
-	bool write = wl->rdpct < 100 && job->mode != BLKGEN_MODE_VERIFY;
+	/* A verify pass only reads; a replay writes what its trace does. */
+	bool write = wl->replay ? wl->allow_write :
+		     wl->rdpct < 100 && job->mode != BLKGEN_MODE_VERIFY;
 	struct block_device *bdev;
 	u32 lbs, chunk;
 	int ret;
@@ -208,6 +209,7 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	}
 
 	lbs = bdev_logical_block_size(bdev);
+	wl->lbs = lbs;
 	wl->pattern.rdpct = wl->rdpct;
 	wl->pattern.seekpct = wl->seekpct;
 	wl->pattern.bs = wl->bs;
@@ -267,6 +269,9 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 				     bdev_max_segments(bdev));
 		return -EINVAL;
 	}
+	ret = blkgen_replay_prepare(job, wl);
+	if (ret)
+		return ret;
 	return blkgen_verify_prepare(job, wl);
 }
 
@@ -462,6 +467,7 @@ int blkgen_job_start(struct blkgen_job *job)
 	list_add_tail(&job->running_node, &blkgen_running);
 	mutex_unlock(&blkgen_running_lock);
 	job->state = BLKGEN_RUNNING;
+	blkgen_replay_run_start(job);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
 	blkgen_verify_run_start(job);
@@ -518,6 +524,7 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	mutex_lock(&job->lock);
 	/* The flush work may wake the workers: it goes first. */
 	blkgen_verify_run_end(job);
+	blkgen_replay_run_end(job);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_stop(job->workers[i]);
 	for (i = 0; i < job->nr_workers; i++)

@@ -108,6 +108,8 @@ enum blkgen_counter {
 	BLKGEN_VERIFY_CHECKED,
 	BLKGEN_VERIFY_ERRORS,
 	BLKGEN_VERIFY_UNFLUSHED,
+	BLKGEN_REPLAY_REMAPPED,
+	BLKGEN_REPLAY_CLIPPED,
 };
 
 static u64 blkgen_counter(const struct blkgen_stats *st,
@@ -130,6 +132,9 @@ static u64 blkgen_counter(const struct blkgen_stats *st,
 	case BLKGEN_VERIFY_ERRORS:
 	case BLKGEN_VERIFY_UNFLUSHED:
 		return READ_ONCE(st->verify[c - BLKGEN_VERIFY_CHECKED]);
+	case BLKGEN_REPLAY_REMAPPED:
+	case BLKGEN_REPLAY_CLIPPED:
+		return READ_ONCE(st->replay[c - BLKGEN_REPLAY_REMAPPED]);
 	default:
 		return READ_ONCE(st->errors);
 	}
@@ -180,6 +185,8 @@ BLKGEN_COUNTER_ATTR(max_lag_ns, BLKGEN_MAX_LAG);
 BLKGEN_COUNTER_ATTR(verify_checked, BLKGEN_VERIFY_CHECKED);
 BLKGEN_COUNTER_ATTR(verify_errors, BLKGEN_VERIFY_ERRORS);
 BLKGEN_COUNTER_ATTR(verify_unflushed, BLKGEN_VERIFY_UNFLUSHED);
+BLKGEN_COUNTER_ATTR(replay_remapped, BLKGEN_REPLAY_REMAPPED);
+BLKGEN_COUNTER_ATTR(replay_clipped, BLKGEN_REPLAY_CLIPPED);
 
 static ssize_t flushes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -484,6 +491,16 @@ static ssize_t verify_table_write(struct file *file, struct kobject *kobj,
 }
 
 static BIN_ATTR_ADMIN_RW(verify_table, 0);	/* root only: 0600 */
+
+/* Trace records for a replaying workload (replay.c); may wait for room. */
+static ssize_t trace_write(struct file *file, struct kobject *kobj,
+			   BLKGEN_BIN_CONST struct bin_attribute *attr,
+			   char *buf, loff_t off, size_t count)
+{
+	return blkgen_replay_write(kobj_to_wl(kobj), buf, off, count);
+}
+
+static BIN_ATTR_WO(trace, 0);	/* root only: 0200 */
 static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(intervals, 0);
@@ -501,6 +518,8 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_verify_unflushed.attr,
 	&blkgen_attr_verify_log.attr,
 	&blkgen_attr_flushes.attr,
+	&blkgen_attr_replay_remapped.attr,
+	&blkgen_attr_replay_clipped.attr,
 	NULL,
 };
 
@@ -510,6 +529,7 @@ blkgen_wl_bin_attrs[] = {
 	&bin_attr_write_lat_hist,
 	&bin_attr_intervals,
 	&bin_attr_verify_table,
+	&bin_attr_trace,
 	NULL,
 };
 
@@ -529,6 +549,7 @@ static void blkgen_wl_kobj_release(struct kobject *kobj)
 
 	blkgen_snap_free(wl);
 	blkgen_verify_drop(wl);
+	blkgen_replay_drop(wl);
 	kfree(wl);
 }
 

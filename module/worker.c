@@ -122,6 +122,10 @@ struct blkgen_slot {
  * @verify: the workload verifies (holds blocks, stamps, checks)
  * @pass: verify pass: read the stretch up to @pass_end once, in order
  * @pass_end: end of this worker's stretch of the range
+ * @replay: the I/O comes from the workload's trace (enum blkgen_replay_mode)
+ * @rec: replay: the next record, taken from the ring when @have_rec
+ * @have_rec: @rec holds the next record (not yet issued)
+ * @rec_due: when @rec is due (timed replay)
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -148,6 +152,10 @@ struct blkgen_wl_run {
 	bool verify;
 	bool pass;
 	u64 pass_end;
+	u32 replay;
+	bool have_rec;
+	struct blkgen_trace_rec rec;
+	u64 rec_due;
 };
 
 /**
@@ -160,6 +168,7 @@ struct blkgen_wl_run {
  * @inflight: slots submitted and not yet accounted (also those to retry)
  * @polled_inflight: polled I/Os submitted and not yet popped from done
  * @open: some workload runs open loop
+ * @replay: some workload replays a trace
  * @spin_ns: spin_us at start, in ns
  * @retry: polled slots refused with BLK_STS_AGAIN, to submit again
  * @drained: completed when the worker has accounted its last I/O
@@ -177,6 +186,7 @@ struct blkgen_worker {
 	unsigned int inflight;
 	unsigned int polled_inflight;
 	bool open;
+	bool replay;
 	u64 spin_ns;
 	struct llist_node *retry;
 	struct completion drained;
@@ -240,6 +250,16 @@ static void blkgen_submit(struct blkgen_wl_run *r, struct blkgen_slot *s)
 /* The next I/O of a workload: its pattern, or the verify pass's next read. */
 static void blkgen_choose(struct blkgen_wl_run *r, struct blkgen_choice *c)
 {
+	if (r->replay) {
+		unsigned int f = blkgen_replay_map(&r->wl->pattern, r->wl->lbs,
+						   &r->rec, c);
+
+		if (f & BLKGEN_MAP_REMAPPED)
+			r->stats->replay[0]++;
+		if (f & BLKGEN_MAP_CLIPPED)
+			r->stats->replay[1]++;
+		return;
+	}
 	if (!r->pass) {
 		blkgen_pattern_next(&r->wl->pattern, &r->stream, c);
 		return;
@@ -360,6 +380,62 @@ static void blkgen_free_push(struct blkgen_wl_run *r, struct blkgen_slot *s,
  * arrival is late when even the oldest free slot freed after it was due:
  * at its time every slot was busy, and its latency includes the wait.
  */
+/*
+ * Replay: the next record from the ring and when it is due (as fast as
+ * possible: now). False while the ring is empty, and at the end of the
+ * trace, which ends the workload's issuing; a write the workload may not
+ * make fails the run before it is issued.
+ */
+static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
+{
+	struct blkgen_workload *wl = r->wl;
+
+	if (!r->have_rec) {
+		if (!blkgen_replay_peek(&wl->rp, &r->rec))
+			return false;
+		r->have_rec = true;
+		r->rec_due = blkgen_replay_due(r->w->job->t_start,
+					       r->rec.t_ns, wl->replay_speed);
+	}
+	if (r->rec.op == BLKGEN_TRACE_END) {
+		r->issuing = false;
+		return false;
+	}
+	if (r->rec.op == BLKGEN_TRACE_WRITE && !wl->allow_write) {
+		blkgen_job_set_error(r->w->job,
+				     "%s: the trace writes (record %llu) but allow_write is 0",
+				     wl->group.cg_item.ci_name,
+				     (unsigned long long)wl->rp.head + 1);
+		r->issuing = false;
+		return false;
+	}
+	if (r->replay == BLKGEN_REPLAY_AFAP)
+		r->rec_due = now;
+	return true;
+}
+
+/* Replay: the record just issued is taken from the ring. */
+static void blkgen_replay_advance(struct blkgen_wl_run *r)
+{
+	struct blkgen_replay *rp = &r->wl->rp;
+	u64 head = rp->head + 1;
+
+	r->have_rec = false;
+	/* The record read before the writer may reuse its place. */
+	smp_store_release(&rp->head, head);
+	/* A writer waits only on a full ring: wake it at the half. */
+	if (READ_ONCE(rp->tail) - head == rp->cap / 2)
+		blkgen_replay_consumed(rp);
+}
+
+/* The next arrival's time (open loop or replay), U64_MAX if none yet. */
+static u64 blkgen_next_arrival(struct blkgen_wl_run *r, u64 now)
+{
+	if (!r->replay)
+		return r->arr.next_ns;
+	return blkgen_replay_next(r, now) ? r->rec_due : U64_MAX;
+}
+
 static void blkgen_dispatch(struct blkgen_wl_run *r)
 {
 	struct blkgen_stats *st = r->stats;
@@ -368,7 +444,7 @@ static void blkgen_dispatch(struct blkgen_wl_run *r)
 
 	while (r->issuing && r->nr_free) {
 		now = ktime_get_ns();
-		due = r->arr.next_ns;
+		due = blkgen_next_arrival(r, now);
 		if (due > now)
 			return;
 		s = r->free[r->free_head];
@@ -379,13 +455,16 @@ static void blkgen_dispatch(struct blkgen_wl_run *r)
 		if (++r->free_head == r->nr_slots)
 			r->free_head = 0;
 		r->nr_free--;
-		if (s->measured) {
+		if (s->measured && r->replay != BLKGEN_REPLAY_AFAP) {
 			if (s->free_ns > due)
 				st->late_ios++;
 			if (now - due > st->max_lag_ns)
 				st->max_lag_ns = now - due;
 		}
-		blkgen_arrivals_advance(&r->arr);
+		if (r->replay)
+			blkgen_replay_advance(r);
+		else
+			blkgen_arrivals_advance(&r->arr);
 	}
 }
 
@@ -506,9 +585,16 @@ static void blkgen_backlog(struct blkgen_worker *w)
 
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
-		u64 due = max(r->arr.next_ns, job->t_measure);
+		u64 due;
 
-		if (!r->open || !r->quota || due >= end)
+		if (!r->open || !r->quota ||
+		    r->replay == BLKGEN_REPLAY_AFAP ||
+		    (r->replay && (!r->have_rec ||
+				   r->rec.op == BLKGEN_TRACE_END)))
+			continue;
+		due = max(r->replay ? r->rec_due : r->arr.next_ns,
+			  job->t_measure);
+		if (due >= end)
 			continue;
 		if (end - due > r->stats->max_lag_ns)
 			r->stats->max_lag_ns = end - due;
@@ -555,12 +641,13 @@ static u64 blkgen_next_due(struct blkgen_worker *w)
 {
 	u64 due = U64_MAX;
 	unsigned int i;
+	u64 now = w->replay ? ktime_get_ns() : 0;
 
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
 		if (r->open && r->issuing && r->nr_free)
-			due = min(due, r->arr.next_ns);
+			due = min(due, blkgen_next_arrival(r, now));
 	}
 	if (due != U64_MAX)
 		due = min(due, w->job->t_deadline);
@@ -627,6 +714,16 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	}
 
 	set_current_state(TASK_INTERRUPTIBLE);
+	/*
+	 * Records written since are seen after the barrier of
+	 * set_current_state(), or the writer's wake-up is.
+	 */
+	if (w->replay && due == U64_MAX)
+		due = blkgen_next_due(w);
+	if (due <= ktime_get_ns()) {
+		__set_current_state(TASK_RUNNING);
+		return;
+	}
 	if (llist_empty(&w->done) && !READ_ONCE(w->job->stop)) {
 		if (due != U64_MAX) {
 			ktime_t expires = ns_to_ktime(due);
@@ -779,7 +876,13 @@ static int blkgen_worker_fn(void *data)
 		struct blkgen_wl_run *r = &w->run[i];
 
 		r->ival_end = w->job->t_measure + w->job->interval_ns;
-		if (r->open) {
+		if (r->replay) {
+			r->issuing = true;
+			blkgen_replay_consumer(r->wl, current);
+			for (j = 0; j < r->nr_slots; j++)
+				blkgen_free_push(r, r->slots[j],
+						 w->job->t_start);
+		} else if (r->open) {
 			blkgen_worker_arrivals(w, r, i);
 			for (j = 0; j < r->nr_slots; j++)
 				blkgen_free_push(r, r->slots[j],
@@ -821,6 +924,9 @@ static int blkgen_worker_fn(void *data)
 
 	blkgen_backlog(w);
 	blkgen_ival_finish(w);
+	for (i = 0; i < w->nr_wl; i++)
+		if (w->run[i].replay && w->run[i].nr_slots)
+			blkgen_replay_consumer(w->run[i].wl, NULL);
 	complete_all(&w->drained);
 	blkgen_job_worker_done(w->job);
 	/* Stay until kthread_stop(): finish_work owns our teardown. */
@@ -888,6 +994,9 @@ out_free:
 static unsigned int blkgen_nr_slots(const struct blkgen_workload *wl,
 				    unsigned int index, unsigned int nw)
 {
+	/* A trace is one sequence: the first worker issues all of it. */
+	if (wl->replay)
+		return index ? 0 : wl->depth;
 	return wl->depth / nw + (index < wl->depth % nw);
 }
 
@@ -997,7 +1106,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			goto out_free;
 
 		/* Workers 0 .. min(depth, nw) - 1 have slots for it. */
-		active = min(wl->depth, nw);
+		active = wl->replay ? 1 : min(wl->depth, nw);
 		blkgen_stream_init(&r->stream, &wl->pattern, job->run_seed,
 				   (u64)index << 32 | i, index, active);
 		r->record = job->record;
@@ -1031,7 +1140,9 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					GFP_KERNEL, node);
 		if (!r->slots)
 			goto out_free;
-		if (job->rate_iops && !r->pass) {
+		r->replay = wl->replay;
+		w->replay |= !!wl->replay;
+		if ((job->rate_iops || wl->replay) && !r->pass) {
 			r->open = true;
 			w->open = true;
 			r->free = kcalloc_node(r->nr_slots, sizeof(*r->free),

@@ -108,6 +108,8 @@ void print_json_doc(struct json_object *root);
 /* cmd-run.c */
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_trace_stats(int argc, char **argv);
 
 /* cmd-file.c */
 int cmd_merge(int argc, char **argv);

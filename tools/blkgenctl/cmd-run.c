@@ -21,6 +21,8 @@
 #include "blkgenctl.h"
 #include "pattern.h"
 #include "profile.h"
+#include "replay-map.h"
+#include "replay.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -123,7 +125,8 @@ static int write_section(const char *dir, const struct profile *p,
 	for (i = 0; i < s->nr; i++) {
 		/* blkgenctl's keys, not configfs's */
 		if (!strcmp(s->kv[i].key, "curve") ||
-		    !strcmp(s->kv[i].key, "curve_stop_ms"))
+		    !strcmp(s->kv[i].key, "curve_stop_ms") ||
+		    !strncmp(s->kv[i].key, "trace", 5))
 			continue;
 		path3(path, sizeof(path), dir, s->kv[i].key, NULL);
 		ret = cfs_write(path, s->kv[i].value);
@@ -217,6 +220,63 @@ static int resolve_passes(struct profile *p)
 	return EXIT_OK;
 }
 
+/*
+ * A workload with a trace replays it: the trace is read once here (its
+ * errors, with file:line, before anything runs), bs becomes its largest
+ * I/O (the slots' buffers), and writes need --allow-write (or
+ * trace_reads_only).
+ */
+static int prepare_trace(struct profile *p, struct profile_section *w,
+			 struct run_opts *o)
+{
+	const char *file = profile_get(w, "trace"), *ro;
+	struct trace_opts to;
+	struct trace_stats st;
+	char err[1024], buf[64];
+	uint64_t bs;
+
+	if (replay_trace_opts(w, &to, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: %s: workload %s: %s\n", p->file,
+			w->name, err);
+		return EXIT_USAGE;
+	}
+	ro = profile_get(w, "trace_reads_only");
+	if (replay_scan(file, &to, ro && !strcmp(ro, "1"), &st, err,
+			sizeof(err))) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (!profile_get(w, "replay"))
+		profile_put(w, "replay", "timed", 0);
+	if (!profile_get(w, "bs")) {
+		bs = (st.max_len + 4095) / 4096 * 4096;
+		if (bs < 4096)
+			bs = 4096;
+		if (bs > BLKGEN_MAX_IO)
+			bs = BLKGEN_MAX_IO;
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)bs);
+		profile_put(w, "bs", buf, 0);
+	}
+	if (st.writes) {
+		if (!o->allow_write) {
+			fprintf(stderr, "blkgenctl: %s holds %llu writes: replaying them destroys the data of %s; add --allow-write (or replay its reads only)\n",
+				file, (unsigned long long)st.writes,
+				profile_get(w, "device"));
+			return EXIT_USAGE;
+		}
+		profile_put(w, "allow_write", "1", 0);
+	}
+	if (!o->quiet)
+		fprintf(stderr, "blkgenctl: %s: %s trace, %llu records (%llu reads, %llu writes; %llu skipped), %.3f s, largest I/O %u bytes%s\n",
+			file, st.format, (unsigned long long)st.records,
+			(unsigned long long)st.reads,
+			(unsigned long long)st.writes,
+			(unsigned long long)st.skipped, st.last_ns / 1e9,
+			st.max_len,
+			st.max_len > BLKGEN_MAX_IO ? " (larger ones clipped to 1 MiB)" : "");
+	return EXIT_OK;
+}
+
 static int prepare(struct profile *p, struct run_opts *o)
 {
 	char err[512], desc[256];
@@ -246,6 +306,15 @@ static int prepare(struct profile *p, struct run_opts *o)
 				p->file, w->name);
 			return EXIT_USAGE;
 		}
+		if (profile_get(w, "trace")) {
+			int ret = prepare_trace(p, w, o);
+
+			if (ret)
+				return ret;
+			if (profile_get(w, "allow_write"))
+				writers++;
+			continue;
+		}
 		if (rd && strcmp(rd, "100")) {
 			writers++;
 			if (!o->allow_write) {
@@ -263,7 +332,9 @@ static int prepare(struct profile *p, struct run_opts *o)
 		const char *rd = profile_get(&p->wl[i], "rdpct");
 		const char *dev = profile_get(&p->wl[i], "device");
 
-		if (rd && strcmp(rd, "100")) {
+		if ((rd && strcmp(rd, "100") && !profile_get(&p->wl[i], "trace")) ||
+		    (profile_get(&p->wl[i], "trace") &&
+		     profile_get(&p->wl[i], "allow_write"))) {
 			describe(dev, desc, sizeof(desc));
 			fprintf(stderr, "blkgenctl: will overwrite %s (%s), workload %s\n",
 				dev, desc, p->wl[i].name);
@@ -384,23 +455,87 @@ static void warn_behind(const struct job_result *r)
 }
 
 /*
+ * Replaying workloads: a feeder each, which fills the record ring before
+ * the start (waited for here) and keeps it filled during the run.
+ */
+static int start_feeders(const struct profile *p, const char *job,
+			 struct feeder **f)
+{
+	char path[4096], err[1024];
+	struct trace_opts to;
+	const char *ro;
+	int i;
+
+	for (i = 0; i < p->nr_wl; i++) {
+		const struct profile_section *w = &p->wl[i];
+
+		if (!profile_get(w, "trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s/trace", sfs_root(), job,
+			 w->name);
+		ro = profile_get(w, "trace_reads_only");
+		if (replay_trace_opts(w, &to, err, sizeof(err)))
+			goto fail;
+		f[i] = feeder_start(profile_get(w, "trace"), &to,
+				    ro && !strcmp(ro, "1"), path, err,
+				    sizeof(err));
+		if (!f[i])
+			goto fail;
+		feeder_wait_prefill(f[i]);
+	}
+	return EXIT_OK;
+fail:
+	fprintf(stderr, "blkgenctl: workload %s: %s\n", p->wl[i].name, err);
+	return EXIT_FAIL;
+}
+
+/* The feeders' ends: an error of theirs fails the run (1). */
+static int join_feeders(const struct profile *p, struct feeder **f,
+			const struct run_opts *o)
+{
+	char err[1024];
+	uint64_t fed;
+	int i, bad = 0;
+
+	for (i = 0; i < p->nr_wl; i++) {
+		if (!f[i])
+			continue;
+		if (feeder_join(f[i], &fed, err, sizeof(err))) {
+			fprintf(stderr, "blkgenctl: workload %s: %s\n",
+				p->wl[i].name, err);
+			bad = 1;
+		} else if (err[0] && !o->quiet) {
+			/* duration_ms, a stop: the trace was not all replayed */
+			fprintf(stderr, "blkgenctl: note: workload %s: %s\n",
+				p->wl[i].name, err);
+		}
+		f[i] = NULL;
+	}
+	return bad;
+}
+
+/*
  * Create the job, run it with progress, load its results into @res (if
  * not NULL, else print them) and remove it. Returns an exit status.
  */
 static int run_once(struct profile *p, struct run_opts *o, const char *job,
 		    struct job_result *res)
 {
+	struct feeder *feeders[PROFILE_MAX_WL] = { 0 };
 	struct job_result prev = { 0 }, cur = { 0 };
 	struct created c = { 0 };
 	char path[4096], state[32];
 	uint64_t duration, io_limit;
 	unsigned int tick;
-	int ret, rc = EXIT_OK;
+	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2);
 	const char *v;
 
 	ret = create(p, job, &c);
 	if (ret || interrupted)
+		goto out_cleanup;
+	ret = start_feeders(p, job, feeders);
+	if (ret)
 		goto out_cleanup;
 
 	v = profile_get(&p->job, "duration_ms");
@@ -409,6 +544,9 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 	io_limit = v ? strtoull(v, NULL, 10) : 0;
 	path3(path, sizeof(path), cfs_root(), job, "state");
 	ret = cfs_write(path, "start");
+	for (i = 0; i < p->nr_wl; i++)
+		if (feeders[i])
+			feeder_go(feeders[i], !ret);
 	if (ret) {
 		char e[256] = "";
 		char epath[4096];
@@ -448,6 +586,8 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 	}
 	if (tty && !o->quiet)
 		fprintf(stderr, "\n");
+	if (join_feeders(p, feeders, o))
+		rc = EXIT_FAIL;
 	ret = result_load(job, &cur);
 	if (ret) {
 		fprintf(stderr, "blkgenctl: %s: cannot read results: %s\n", job,
@@ -471,6 +611,7 @@ static int run_once(struct profile *p, struct run_opts *o, const char *job,
 	if (rc)
 		ret = rc;
 out_cleanup:
+	join_feeders(p, feeders, o);
 	result_free(&prev);
 	if (!o->keep || ret)
 		cleanup(&c);
@@ -600,7 +741,8 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	if (len > 5 && !strcmp(want + len - 5, ".prof"))
 		want[len - 5] = 0;
 	fprintf(stderr, "blkgenctl: no profile '%s': not a file here, nor %s (the installed profiles%s)\n",
-		name, path, getenv("BLKGEN_PROFILES") ? ", from BLKGEN_PROFILES" : "");
+		name, path, getenv("BLKGEN_PROFILES") && *getenv("BLKGEN_PROFILES") ?
+		", from BLKGEN_PROFILES" : "");
 	dh = opendir(dir);
 	if (!dh) {
 		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
@@ -625,7 +767,8 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	}
 	closedir(dh);
 	len = strlen(want);
-	if (best[0] && best_d <= (len / 3 > 2 ? len / 3 : 2)) {
+	/* edit_distance() reads 63 bytes: no suggestion for longer names */
+	if (best[0] && len < 64 && best_d <= (len / 3 > 2 ? len / 3 : 2)) {
 		fprintf(stderr, "blkgenctl: did you mean '%s'?\n", best);
 		return;
 	}
@@ -635,7 +778,7 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	fprintf(stderr, "blkgenctl: installed:");
 	for (i = 0; i < n; i++)
 		fprintf(stderr, " %s", names[i]);
-	fprintf(stderr, "\n");
+	fprintf(stderr, "%s\n", n == 64 ? " ..." : "");
 }
 
 /* Load, override and check a profile; set up signals. */
@@ -969,4 +1112,181 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	curve_print(o, max, pts, done);
 	free(h);
 	return interrupted ? 128 + interrupted : EXIT_OK;
+}
+
+static const char *replay_usage =
+	"blkgenctl replay TRACE --device DEV [--speed PCT] [--afap] [--depth N]\n"
+	"                       [--allow-write] [--reads-only] [--format FMT] [--filter ID]\n"
+	"                       [--issue] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]";
+
+static void replay_help(void)
+{
+	printf("usage: %s\n\n"
+	       "Replay TRACE on DEV from the kernel: each record is issued at its time\n"
+	       "in the trace (scaled by --speed) and its latency measured from then;\n"
+	       "records are streamed into the module while the run goes on. Offsets map\n"
+	       "into the device (modulo its size, aligned to its logical block).\n"
+	       "Formats, told apart by content: blktrace binary (blkparse -d, or\n"
+	       "blktrace -d's per-CPU files by their prefix), fio iolog v2/v3, MSR\n"
+	       "Cambridge, Alibaba and Tencent CBS CSV.\n\n"
+	       "      --device DEV        the device to replay on\n"
+	       "      --speed PCT         percent of the trace's speed (default 100;\n"
+	       "                          200: twice as fast)\n"
+	       "      --afap              as fast as possible at --depth, ignoring times\n"
+	       "      --depth N           I/Os in flight at most (default 32)\n"
+	       "      --allow-write       replay the trace's writes (destroys data)\n"
+	       "      --reads-only        replay only its reads\n"
+	       "      --format FMT        blktrace, iolog, msr, alibaba or tencent\n"
+	       "                          (default: detected)\n"
+	       "      --filter ID         the disk (MSR), device (Alibaba), volume\n"
+	       "                          (Tencent), file (iolog) or MAJ:MIN (blktrace)\n"
+	       "      --issue             blktrace: ISSUE events, not QUEUE\n"
+	       "  -o, --output-format FMT  normal (default), json, csv or fio\n"
+	       "  -q, --quiet             no progress lines\n"
+	       "      --name JOB          the job's name (default: replay-PID)\n"
+	       "      --keep              leave the job when done\n"
+	       "Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded.\n",
+	       replay_usage);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "speed", required_argument, NULL, 'S' },
+		{ "afap", no_argument, NULL, 'A' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "allow-write", no_argument, NULL, 'W' },
+		{ "reads-only", no_argument, NULL, 'R' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "issue", no_argument, NULL, 'I' },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct run_opts o = { .ops = &print_normal_ops };
+	const char *speed = "100", *depth = "32", *format = NULL;
+	const char *filter = NULL, *dev = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool afap = false, reads_only = false, issue = false;
+	struct profile p = { 0 };
+	char *text = NULL, err[1024], job[256];
+	enum trace_format tf;
+	size_t len = 0;
+	FILE *m;
+	u32 sp;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'S':
+			speed = optarg;
+			break;
+		case 'A':
+			afap = true;
+			break;
+		case 'D':
+			depth = optarg;
+			break;
+		case 'W':
+			o.allow_write = true;
+			break;
+		case 'R':
+			reads_only = true;
+			break;
+		case 'F':
+			format = optarg;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		case 'I':
+			issue = true;
+			break;
+		case 'o':
+			o.ops = print_ops_arg(optarg);
+			if (!o.ops)
+				return EXIT_USAGE;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'n':
+			o.name = optarg;
+			break;
+		case 'k':
+			o.keep = true;
+			break;
+		case 'h':
+			replay_help();
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", replay_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !dev) {
+		fprintf(stderr, "%s\nusage: %s\n", optind != argc - 1 ?
+			"blkgenctl: replay takes one TRACE" :
+			"blkgenctl: replay needs --device DEV", replay_usage);
+		return EXIT_USAGE;
+	}
+	if (blkgen_parse_speed(speed, &sp)) {
+		fprintf(stderr, "blkgenctl: --speed %s: a percent from 0.01 to 10000 (100: as traced)\n",
+			speed);
+		return EXIT_USAGE;
+	}
+	if (format && trace_parse_format(format, &tf)) {
+		fprintf(stderr, "blkgenctl: --format %s: expected blktrace, iolog, msr, alibaba or tencent\n",
+			format);
+		return EXIT_USAGE;
+	}
+	m = open_memstream(&text, &len);
+	if (!m)
+		return EXIT_FAIL;
+	fprintf(m, "[job]\nduration_ms = 0\nwarmup_ms = 0\ninterval_ms = 1s\n\n"
+		   "[workload replay]\ndevice = %s\ntrace = %s\nreplay = %s\n"
+		   "replay_speed = %s\ndepth = %s\n", dev, argv[optind],
+		afap ? "afap" : "timed", speed, depth);
+	if (format)
+		fprintf(m, "trace_format = %s\n", format);
+	if (filter)
+		fprintf(m, "trace_filter = %s\n", filter);
+	if (issue)
+		fprintf(m, "trace_issue = 1\n");
+	if (reads_only)
+		fprintf(m, "trace_reads_only = 1\n");
+	fclose(m);
+	ret = profile_parse("replay", text, &p, err, sizeof(err));
+	free(text);
+	if (ret) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		return EXIT_USAGE;
+	}
+	ret = prepare(&p, &o);
+	if (ret)
+		goto out;
+	if (!cfs_module_loaded()) {
+		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+		ret = EXIT_NOMOD;
+		goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o.name)
+		snprintf(job, sizeof(job), "%s", o.name);
+	else
+		snprintf(job, sizeof(job), "replay-%d", (int)getpid());
+	ret = run_once(&p, &o, job, NULL);
+out:
+	profile_free(&p);
+	return ret;
 }

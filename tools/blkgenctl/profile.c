@@ -37,6 +37,12 @@ static const struct key wl_keys[] = {
 	{ "distribution", K_TEXT }, { "depth", K_UINT }, { "share", K_PCT },
 	{ "allow_write", K_BOOL }, { "polled", K_BOOL }, { "fua", K_BOOL },
 	{ "verify", K_BOOL }, { "flush_ms", K_MS },
+	{ "replay", K_TEXT }, { "replay_speed", K_TEXT },
+	{ "replay_buf_kb", K_UINT },
+	/* blkgenctl's: the trace a replaying workload takes its I/O from */
+	{ "trace", K_TEXT }, { "trace_format", K_TEXT },
+	{ "trace_filter", K_TEXT }, { "trace_issue", K_BOOL },
+	{ "trace_reads_only", K_BOOL },
 	{ }
 };
 

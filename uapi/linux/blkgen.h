@@ -131,4 +131,31 @@ struct blkgen_vtable_hdr {
 	__u64 dev_bytes;
 };
 
+/*
+ * Trace replay (workload attribute replay=timed|afap). The tool streams
+ * records into WL/trace while the run goes on, in native byte order,
+ * whole records per write (32 bytes: a page holds 128); a record with
+ * op %BLKGEN_TRACE_END ends the trace.
+ */
+#define BLKGEN_TRACE_READ	0
+#define BLKGEN_TRACE_WRITE	1
+#define BLKGEN_TRACE_END	2
+
+/**
+ * struct blkgen_trace_rec - one I/O of a trace
+ * @t_ns: its time from the start of the trace (nanoseconds); the worker
+ *	issues it at run start + @t_ns * 100 / replay_speed (percent)
+ * @offset: byte offset on the traced device (mapped into the range)
+ * @len: bytes (rounded up to the logical block size, clipped to bs)
+ * @op: %BLKGEN_TRACE_READ, %BLKGEN_TRACE_WRITE or %BLKGEN_TRACE_END
+ * @reserved: zero
+ */
+struct blkgen_trace_rec {
+	__u64 t_ns;
+	__u64 offset;
+	__u32 len;
+	__u32 op;
+	__u64 reserved;
+};
+
 #endif /* _UAPI_LINUX_BLKGEN_H */

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl replay: the statistics pass over a trace (its errors, with
+ * file:line, found before anything runs), and the feeder thread: it fills
+ * the workload's record ring before the run starts, then keeps it filled
+ * while the run goes on (the module waits for it), and ends the trace
+ * with an end record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../uapi/linux/blkgen.h"
+#include "blkgenctl.h"
+#include "replay.h"
+
+#define FEED_BATCH	128	/* records per write: one page */
+
+int replay_trace_opts(const struct profile_section *w,
+		      struct trace_opts *o, char *err, size_t len)
+{
+	const char *v = profile_get(w, "trace_format");
+
+	memset(o, 0, sizeof(*o));
+	if (v && trace_parse_format(v, &o->format)) {
+		snprintf(err, len, "trace_format = %s: expected auto, blktrace, iolog, msr, alibaba or tencent",
+			 v);
+		return -1;
+	}
+	o->filter = profile_get(w, "trace_filter");
+	v = profile_get(w, "trace_issue");
+	o->issue = v && !strcmp(v, "1");
+	return 0;
+}
+
+int replay_scan(const char *file, const struct trace_opts *o,
+		bool reads_only, struct trace_stats *st, char *err, size_t len)
+{
+	struct trace *t = trace_open(file, o, err, len);
+	struct trace_rec r;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!t)
+		return -1;
+	snprintf(st->format, sizeof(st->format), "%s", trace_format_name(t));
+	while ((ret = trace_next(t, &r)) == 1) {
+		if (r.op == BLKGEN_TRACE_WRITE && reads_only) {
+			st->skipped++;
+			continue;
+		}
+		st->records++;
+		if (r.op == BLKGEN_TRACE_WRITE) {
+			st->writes++;
+			st->write_bytes += r.len;
+		} else {
+			st->reads++;
+			st->read_bytes += r.len;
+		}
+		if (r.len > st->max_len)
+			st->max_len = r.len;
+		if (r.offset + r.len > st->max_end)
+			st->max_end = r.offset + r.len;
+		st->last_ns = r.t_ns;
+	}
+	if (ret < 0)
+		snprintf(err, len, "%s", trace_error(t));
+	st->skipped += trace_skipped(t);
+	st->reordered = trace_reordered(t);
+	trace_close(t);
+	if (!ret && !st->records) {
+		snprintf(err, len, "%s: no read or write in the trace%s", file,
+			 o->filter ? " for that --filter" : "");
+		return -1;
+	}
+	return ret;
+}
+
+struct feeder {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool prefilled;		/* the ring is full, or the trace all in it */
+	bool go, started;	/* the run started (or will not) */
+	struct trace *t;
+	bool reads_only;
+	int fd;
+	uint64_t fed;
+	int error;		/* errno of the first failure */
+	char err[768];
+};
+
+static void feeder_signal(struct feeder *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->prefilled = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Wait for the run to start; false if it will not. */
+static bool feeder_await_start(struct feeder *f)
+{
+	bool started;
+
+	feeder_signal(f);
+	pthread_mutex_lock(&f->lock);
+	while (!f->go)
+		pthread_cond_wait(&f->cond, &f->lock);
+	started = f->started;
+	pthread_mutex_unlock(&f->lock);
+	return started;
+}
+
+/*
+ * Write @n records at @buf, whole: before the run, a full ring (ENOSPC,
+ * or a short count) means wait for the start; a run that ended (EPIPE)
+ * takes no more. 0, or -1 with f->error set (EPIPE: the run is over).
+ */
+static int feed(struct feeder *f, const struct blkgen_trace_rec *buf, size_t n,
+		bool *waited)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(f->fd, buf + done, (n - done) * sizeof(*buf));
+
+		if (w > 0) {
+			done += (size_t)w / sizeof(*buf);
+			f->fed += (size_t)w / sizeof(*buf);
+			if (done < n && !*waited) {
+				*waited = true;
+				if (!feeder_await_start(f))
+					return f->error = ECANCELED, -1;
+			}
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == ENOSPC && !*waited) {
+			*waited = true;
+			if (!feeder_await_start(f))
+				return f->error = ECANCELED, -1;
+			continue;
+		}
+		f->error = w < 0 ? errno : EIO;
+		if (f->error != EPIPE)
+			snprintf(f->err, sizeof(f->err), "writing the trace: %s",
+				 strerror(f->error));
+		return -1;
+	}
+	return 0;
+}
+
+static void *feeder_fn(void *arg)
+{
+	struct feeder *f = arg;
+	struct blkgen_trace_rec buf[FEED_BATCH];
+	struct trace_rec r;
+	bool waited = false;
+	size_t n = 0;
+	int ret;
+
+	while ((ret = trace_next(f->t, &r)) == 1) {
+		if (r.op == BLKGEN_TRACE_WRITE && f->reads_only)
+			continue;
+		buf[n++] = (struct blkgen_trace_rec){ .t_ns = r.t_ns,
+			.offset = r.offset, .len = r.len, .op = r.op };
+		if (n == FEED_BATCH) {
+			if (feed(f, buf, n, &waited))
+				goto out;
+			n = 0;
+		}
+	}
+	if (ret < 0) {
+		snprintf(f->err, sizeof(f->err), "%s", trace_error(f->t));
+		f->error = EINVAL;
+		goto out;
+	}
+	buf[n++] = (struct blkgen_trace_rec){ .op = BLKGEN_TRACE_END };
+	feed(f, buf, n, &waited);
+out:
+	/* Whatever happened, the run may start (and find what there is). */
+	feeder_signal(f);
+	return NULL;
+}
+
+struct feeder *feeder_start(const char *file, const struct trace_opts *o,
+			    bool reads_only, const char *trace_path,
+			    char *err, size_t len)
+{
+	struct feeder *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cond, NULL);
+	f->reads_only = reads_only;
+	f->t = trace_open(file, o, err, len);
+	if (!f->t)
+		goto out_free;
+	f->fd = open(trace_path, O_WRONLY);
+	if (f->fd < 0) {
+		snprintf(err, len, "%s: %s", trace_path, strerror(errno));
+		goto out_trace;
+	}
+	if (pthread_create(&f->thread, NULL, feeder_fn, f)) {
+		snprintf(err, len, "cannot start the trace feeder");
+		close(f->fd);
+		goto out_trace;
+	}
+	return f;
+out_trace:
+	trace_close(f->t);
+out_free:
+	free(f);
+	return NULL;
+}
+
+/* Until the ring is full or holds the whole trace. */
+void feeder_wait_prefill(struct feeder *f)
+{
+	pthread_mutex_lock(&f->lock);
+	while (!f->prefilled)
+		pthread_cond_wait(&f->cond, &f->lock);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* The run started (or, @started false, will not: the feeder gives up). */
+void feeder_go(struct feeder *f, bool started)
+{
+	pthread_mutex_lock(&f->lock);
+	f->go = true;
+	f->started = started;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/*
+ * After the run: the records fed, and 0, or -1 with the reason (a trace
+ * error, a failed write; not EPIPE, the run ending before the trace).
+ */
+int feeder_join(struct feeder *f, uint64_t *fed, char *err, size_t len)
+{
+	int ret;
+
+	feeder_go(f, false);
+	pthread_join(f->thread, NULL);
+	*fed = f->fed;
+	ret = f->error && f->error != EPIPE && f->error != ECANCELED ? -1 : 0;
+	if (ret)
+		snprintf(err, len, "%s", f->err);
+	else if (f->error == EPIPE)
+		snprintf(err, len, "the run ended after %llu records of the trace were fed to it",
+			 (unsigned long long)f->fed);
+	else
+		err[0] = 0;
+	close(f->fd);
+	trace_close(f->t);
+	pthread_mutex_destroy(&f->lock);
+	pthread_cond_destroy(&f->cond);
+	free(f);
+	return ret;
+}
+
+static const char *trace_stats_usage =
+	"blkgenctl trace-stats TRACE [--format FMT] [--filter ID] [--issue]\n"
+	"                            [--records N] [-o normal|json]";
+
+/*
+ * trace-stats: what a trace holds, as replay would read it: reads and
+ * writes, sizes, the sequential share (records starting where the
+ * previous one of the trace ended), the footprint (highest byte touched),
+ * duration, mean and peak IOPS (per second) and their ratio (burstiness).
+ * --records N also prints the first N records as replay takes them.
+ */
+int cmd_trace_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "issue", no_argument, NULL, 'I' },
+		{ "records", required_argument, NULL, 'r' },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct trace_opts to = { 0 };
+	uint64_t n = 0, show = 0, seq = 0, prev_end = UINT64_MAX;
+	uint64_t reads = 0, writes = 0, rbytes = 0, wbytes = 0, end = 0;
+	uint64_t sec = 0, in_sec = 0, peak = 0, last = 0;
+	uint32_t max_len = 0, min_len = UINT32_MAX;
+	bool json = false;
+	struct trace_rec r;
+	struct trace *t;
+	char err[5000];
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if (trace_parse_format(optarg, &to.format)) {
+				fprintf(stderr, "blkgenctl: --format %s: expected blktrace, iolog, msr, alibaba or tencent\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			to.filter = optarg;
+			break;
+		case 'I':
+			to.issue = true;
+			break;
+		case 'r':
+			show = strtoull(optarg, NULL, 10);
+			break;
+		case 'o':
+			if (strcmp(optarg, "normal") && strcmp(optarg, "json")) {
+				fprintf(stderr, "blkgenctl: trace-stats -o %s: expected normal or json\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			json = !strcmp(optarg, "json");
+			break;
+		case 'h':
+			printf("usage: %s\n\n"
+			       "What TRACE holds, as replay reads it.\n\n"
+			       "      --format FMT    blktrace, iolog, msr, alibaba or tencent\n"
+			       "      --filter ID     the disk, device, volume, file or MAJ:MIN to keep\n"
+			       "      --issue         blktrace: ISSUE events, not QUEUE\n"
+			       "      --records N     print the first N records (time_ns op offset len)\n"
+			       "  -o, --output-format FMT  normal (default) or json\n",
+			       trace_stats_usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", trace_stats_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: %s\n", trace_stats_usage);
+		return EXIT_USAGE;
+	}
+	t = trace_open(argv[optind], &to, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		return EXIT_USAGE;
+	}
+	while ((ret = trace_next(t, &r)) == 1) {
+		if (n < show)
+			printf("%llu %s %llu %u\n", (unsigned long long)r.t_ns,
+			       r.op ? "write" : "read",
+			       (unsigned long long)r.offset, r.len);
+		n++;
+		if (r.op) {
+			writes++;
+			wbytes += r.len;
+		} else {
+			reads++;
+			rbytes += r.len;
+		}
+		seq += r.offset == prev_end;
+		prev_end = r.offset + r.len;
+		if (prev_end > end)
+			end = prev_end;
+		if (r.len > max_len)
+			max_len = r.len;
+		if (r.len < min_len)
+			min_len = r.len;
+		if (r.t_ns / 1000000000ULL != sec) {
+			sec = r.t_ns / 1000000000ULL;
+			in_sec = 0;
+		}
+		if (++in_sec > peak)
+			peak = in_sec;
+		last = r.t_ns;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "blkgenctl: %s\n", trace_error(t));
+		trace_close(t);
+		return EXIT_USAGE;
+	}
+	{
+		/* IOPS per whole second spanned, as the peak is counted. */
+		double secs = last / 1e9;
+		double mean = n ? (double)n / (last / 1000000000ULL + 1) : 0;
+
+		if (json) {
+			printf("{ \"format\": \"%s\", \"records\": %llu, \"reads\": %llu, \"writes\": %llu, "
+			       "\"skipped\": %llu, \"reordered\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu, "
+			       "\"min_len\": %u, \"max_len\": %u, \"sequential_pct\": %.2f, \"footprint_bytes\": %llu, "
+			       "\"duration_s\": %.6f, \"mean_iops\": %.1f, \"peak_iops_1s\": %llu, \"burstiness\": %.2f }\n",
+			       trace_format_name(t), (unsigned long long)n,
+			       (unsigned long long)reads, (unsigned long long)writes,
+			       (unsigned long long)trace_skipped(t),
+			       (unsigned long long)trace_reordered(t),
+			       (unsigned long long)rbytes, (unsigned long long)wbytes,
+			       n ? min_len : 0, max_len, n ? 100.0 * seq / n : 0,
+			       (unsigned long long)end, secs, mean,
+			       (unsigned long long)peak, mean > 0 ? peak / mean : 0);
+		} else {
+			printf("%s: %s trace, %llu records: %llu reads (%.1f MB), %llu writes (%.1f MB); %llu skipped, %llu out of order\n",
+			       argv[optind], trace_format_name(t),
+			       (unsigned long long)n, (unsigned long long)reads,
+			       rbytes / 1e6, (unsigned long long)writes,
+			       wbytes / 1e6, (unsigned long long)trace_skipped(t),
+			       (unsigned long long)trace_reordered(t));
+			printf("sizes %u to %u bytes; %.1f%% sequential; footprint %.1f MB; %.3f s, %.1f IOPS a second on average, %llu in the busiest (burstiness %.2f)\n",
+			       n ? min_len : 0, max_len, n ? 100.0 * seq / n : 0,
+			       end / 1e6, secs, mean, (unsigned long long)peak,
+			       mean > 0 ? peak / mean : 0);
+		}
+	}
+	trace_close(t);
+	return EXIT_OK;
+}
