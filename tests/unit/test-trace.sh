@@ -17,6 +17,8 @@ python3 "$mk" "$tmp/bt.le"
 python3 "$mk" "$tmp/bt.be" --big-endian
 python3 "$mk" "$tmp/pc" --per-cpu
 python3 "$mk" "$tmp/bt.cut" --cut
+# blktrace -d on one CPU: one per-CPU file, named by its prefix.
+python3 "$mk" "$tmp/one" && mv "$tmp/one" "$tmp/one.blktrace.0"
 
 # golden NAME TRACE [OPTIONS...]: the records as trace-stats prints them.
 golden() {
@@ -40,6 +42,7 @@ golden blktrace "$tmp/bt.le"
 golden blktrace "$tmp/bt.be"
 golden blktrace "$tmp/pc"
 golden blktrace "$tmp/pc.blktrace.1"
+golden blktrace "$tmp/one"
 golden blktrace-issue "$tmp/bt.le" --issue
 golden iolog2 "$tr/iolog2.log"
 golden iolog2-other "$tr/iolog2.log" --filter /dev/other

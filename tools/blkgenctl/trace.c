@@ -242,7 +242,7 @@ static int bt_open(struct trace *t)
 	if (!t->cf || !t->pend || !t->have || !t->recno)
 		return fail(t, "out of memory");
 	for (i = 0; i < t->nr; i++) {
-		if (t->nr == 1)
+		if (!per_cpu)
 			snprintf(path, sizeof(path), "%s", t->file);
 		else
 			snprintf(path, sizeof(path), "%s.blktrace.%d", prefix, i);
