@@ -1046,6 +1046,48 @@ static void curve_print(const struct run_opts *o, uint64_t max,
  * with the profile's warmup. Stops early once mean latency exceeds
  * stop_ms (if set) or on a signal.
  */
+/*
+ * A curve over a trace (vdbench's method for the VDI traces): the maximum
+ * is the trace replayed as fast as possible, and each point replays it in
+ * its time scaled to that percent of the maximum. *@iops: the trace's own
+ * rate (records over its duration), 0 for a profile without a trace.
+ */
+static int trace_curve_prepare(struct profile *p, double *iops)
+{
+	struct profile_section *w = &p->wl[0];
+	struct trace_stats st;
+	struct trace_opts to;
+	char err[1024];
+	const char *ro;
+	int i;
+
+	*iops = 0;
+	for (i = 0; i < p->nr_wl; i++)
+		if (profile_get(&p->wl[i], "trace") && p->nr_wl != 1) {
+			fprintf(stderr, "blkgenctl: %s: a curve over a trace takes one workload, the trace's\n",
+				p->file);
+			return -1;
+		}
+	if (!profile_get(w, "trace"))
+		return 0;
+	ro = profile_get(w, "trace_reads_only");
+	if (replay_trace_opts(w, &to, err, sizeof(err)) ||
+	    replay_scan(profile_get(w, "trace"), &to, ro && !strcmp(ro, "1"),
+			&st, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		return -1;
+	}
+	if (!st.last_ns) {
+		fprintf(stderr, "blkgenctl: %s: all its records are at one time: a curve needs a trace that spans time\n",
+			profile_get(w, "trace"));
+		return -1;
+	}
+	*iops = st.records / (st.last_ns / 1e9);
+	fprintf(stderr, "curve: the trace runs at %.1f IOPS in its own time\n",
+		*iops);
+	return 0;
+}
+
 static int curve_sweep(struct profile *p, struct run_opts *o,
 		       const char *points, double stop_ms)
 {
@@ -1054,6 +1096,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	struct job_result r;
 	double pct[64];
 	char job[256], rate[32];
+	double trace_iops = 0;
 	uint64_t max;
 	int n, i, done = 0, ret;
 
@@ -1068,8 +1111,15 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	if (!o->name)
 		snprintf(job, sizeof(job), "curve-%d", (int)getpid());
 
-	fprintf(stderr, "curve: maximum run (unthrottled), then %d points\n", n);
+	if (trace_curve_prepare(p, &trace_iops)) {
+		free(h);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "curve: maximum run (%s), then %d points\n",
+		trace_iops ? "the trace as fast as possible" : "unthrottled", n);
 	profile_put(&p->job, "rate_iops", "0", 0);
+	if (trace_iops)
+		profile_put(&p->wl[0], "replay", "afap", 0);
 	memset(&r, 0, sizeof(r));
 	ret = run_once(p, o, job, &r);
 	if (ret) {
@@ -1091,9 +1141,22 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 		pts[i].target = curve_target(max, pct[i]);
 		snprintf(rate, sizeof(rate), "%llu",
 			 (unsigned long long)pts[i].target);
-		profile_put(&p->job, "rate_iops", rate, 0);
-		fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS\n", i + 1,
-			n, pct[i], rate);
+		if (trace_iops) {
+			/* The trace's time axis scaled to the target. */
+			char speed[32];
+			double sp = pts[i].target / trace_iops * 100;
+
+			sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
+			snprintf(speed, sizeof(speed), "%.2f", sp);
+			profile_put(&p->wl[0], "replay", "timed", 0);
+			profile_put(&p->wl[0], "replay_speed", speed, 0);
+			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS (the trace at %s%% of its speed)\n",
+				i + 1, n, pct[i], rate, speed);
+		} else {
+			profile_put(&p->job, "rate_iops", rate, 0);
+			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS\n",
+				i + 1, n, pct[i], rate);
+		}
 		memset(&r, 0, sizeof(r));
 		ret = run_once(p, o, job, &r);
 		if (ret && ret != EXIT_FAIL) {
