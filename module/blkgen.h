@@ -423,6 +423,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					   unsigned int cpu);
 u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index);
 unsigned int blkgen_worker_cpu(struct blkgen_worker *w);
+struct task_struct *blkgen_worker_task(struct blkgen_worker *w);
 bool blkgen_worker_drained(struct blkgen_worker *w);
 void blkgen_worker_free_io(struct blkgen_worker *w);
 void blkgen_worker_destroy(struct blkgen_worker *w);

@@ -457,7 +457,11 @@ static ssize_t blkgen_wl_replay_store(struct config_item *item,
 	ret = blkgen_lock_idle(wl->job);
 	if (ret)
 		return ret;
-	wl->replay = v;
+	mutex_lock(&wl->rp.lock);
+	WRITE_ONCE(wl->replay, v);
+	if (v == BLKGEN_REPLAY_OFF)
+		blkgen_replay_drop(wl);	/* no ring without replay */
+	mutex_unlock(&wl->rp.lock);
 	mutex_unlock(&wl->job->lock);
 	return count;
 }

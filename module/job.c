@@ -249,6 +249,13 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	 * them keeps every bio inside one: offsets are multiples of it.
 	 */
 	chunk = bdev_get_queue(bdev)->limits.chunk_sectors << SECTOR_SHIFT;
+	/* A trace's offsets and sizes are its own: they would cross them. */
+	if (wl->polled && chunk && wl->replay) {
+		blkgen_job_set_error(job,
+				     "%s: %s has %u-byte I/O boundaries that a replayed trace would cross: replay it without polled (EINVAL)",
+				     wl_name(wl), wl->device, chunk);
+		return -EINVAL;
+	}
 	if (wl->polled && chunk &&
 	    (wl->bs.nr > 1 || chunk % wl->pattern.max_size)) {
 		blkgen_job_set_error(job,

@@ -130,6 +130,12 @@ void blkgen_replay_run_start(struct blkgen_job *job)
 
 		if (!wl || wl->replay == BLKGEN_REPLAY_OFF)
 			continue;
+		/*
+		 * The worker that will consume it, named before it runs: a
+		 * writer publishing records then always finds it to wake.
+		 */
+		rcu_assign_pointer(wl->rp.consumer,
+				   blkgen_worker_task(job->workers[0]));
 		mutex_lock(&wl->rp.lock);
 		WRITE_ONCE(wl->rp.live, true);
 		mutex_unlock(&wl->rp.lock);
@@ -153,7 +159,8 @@ void blkgen_replay_run_end(struct blkgen_job *job)
 		if (!wl || wl->replay == BLKGEN_REPLAY_OFF)
 			continue;
 		WRITE_ONCE(wl->rp.ended, true);
-		WRITE_ONCE(wl->rp.live, false);
+		/* A writer that sees the run gone sees it ended. */
+		smp_store_release(&wl->rp.live, false);
 		wake_up_all(&wl->rp.space_wq);
 	}
 }
@@ -211,8 +218,8 @@ static void blkgen_replay_wake(struct blkgen_replay *rp)
  *
  * Return: bytes taken (whole records; short when the ring filled before
  * the run, a record was bad, or the wait was interrupted), or -EINVAL (a
- * partial or bad record), -ENOSPC (full, no run), -EPIPE (the run that
- * consumed the ring ended), -ENOMEM, -ERESTARTSYS.
+ * partial or bad record, or replay=off), -ENOSPC (full, no run), -EPIPE
+ * (the run that consumed the ring ended), -ENOMEM, -ERESTARTSYS.
  */
 ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 			    loff_t off, size_t count)
@@ -222,7 +229,8 @@ ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 	size_t n = count / sizeof(*in), done = 0;
 	ssize_t ret = 0;
 
-	if (count % sizeof(*in) || off % sizeof(*in))
+	if (count % sizeof(*in) || off % sizeof(*in) ||
+	    READ_ONCE(wl->replay) == BLKGEN_REPLAY_OFF)
 		return -EINVAL;
 	if (mutex_lock_interruptible(&rp->lock))
 		return -ERESTARTSYS;
@@ -244,7 +252,8 @@ ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 		u32 room = blkgen_replay_room(rp), k, i;
 
 		if (!room) {
-			if (!READ_ONCE(rp->live)) {
+			/* Pairs with run_end: not live means ended, or idle. */
+			if (!smp_load_acquire(&rp->live)) {
 				ret = READ_ONCE(rp->ended) ? -EPIPE : -ENOSPC;
 				break;
 			}

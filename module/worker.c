@@ -587,10 +587,18 @@ static void blkgen_backlog(struct blkgen_worker *w)
 		struct blkgen_wl_run *r = &w->run[i];
 		u64 due;
 
-		if (!r->open || !r->quota ||
-		    r->replay == BLKGEN_REPLAY_AFAP ||
-		    (r->replay && (!r->have_rec ||
-				   r->rec.op == BLKGEN_TRACE_END)))
+		if (!r->open || !r->quota || r->replay == BLKGEN_REPLAY_AFAP)
+			continue;
+		/* A replay's next record, if one waited for a slot. */
+		if (r->replay && !r->have_rec &&
+		    blkgen_replay_peek(&r->wl->rp, &r->rec)) {
+			r->have_rec = true;
+			r->rec_due = blkgen_replay_due(job->t_start,
+						       r->rec.t_ns,
+						       r->wl->replay_speed);
+		}
+		if (r->replay && (!r->have_rec ||
+				  r->rec.op == BLKGEN_TRACE_END))
 			continue;
 		due = max(r->replay ? r->rec_due : r->arr.next_ns,
 			  job->t_measure);
@@ -649,9 +657,8 @@ static u64 blkgen_next_due(struct blkgen_worker *w)
 		if (r->open && r->issuing && r->nr_free)
 			due = min(due, blkgen_next_arrival(r, now));
 	}
-	if (due != U64_MAX)
-		due = min(due, w->job->t_deadline);
-	return due;
+	/* Also with no arrival known yet (a replay's empty ring). */
+	return min(due, w->job->t_deadline);
 }
 
 /*
@@ -718,7 +725,7 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	 * Records written since are seen after the barrier of
 	 * set_current_state(), or the writer's wake-up is.
 	 */
-	if (w->replay && due == U64_MAX)
+	if (w->replay)
 		due = blkgen_next_due(w);
 	if (due <= ktime_get_ns()) {
 		__set_current_state(TASK_RUNNING);
@@ -877,8 +884,8 @@ static int blkgen_worker_fn(void *data)
 
 		r->ival_end = w->job->t_measure + w->job->interval_ns;
 		if (r->replay) {
+			/* The writers wake us: named in run_start. */
 			r->issuing = true;
-			blkgen_replay_consumer(r->wl, current);
 			for (j = 0; j < r->nr_slots; j++)
 				blkgen_free_push(r, r->slots[j],
 						 w->job->t_start);
@@ -1190,6 +1197,16 @@ void blkgen_worker_wake(struct blkgen_worker *w)
 {
 	if (w->task)
 		wake_up_process(w->task);
+}
+
+/**
+ * blkgen_worker_task() - A created worker's kthread.
+ * @w: worker, not yet stopped
+ * Return: its task.
+ */
+struct task_struct *blkgen_worker_task(struct blkgen_worker *w)
+{
+	return w->task;
 }
 
 /**

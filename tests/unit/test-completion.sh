@@ -30,7 +30,7 @@ help_opts() {
 	  echo --help; } | sort -u
 }
 
-for c in run curve replay trace-stats list status report stop rm verify merge convert plot; do
+for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
 	got=$(comp blkgenctl "$c" -)
 	want=$(help_opts "$c")
 	if [ "$got" = "$want" ]; then

@@ -10,7 +10,7 @@ ctl=$here/../../tools/blkgenctl/blkgenctl
 fail=0
 export BLKGEN_SYSFS=/nonexistent BLKGEN_CONFIGFS=/nonexistent
 
-for c in run curve replay trace-stats list status report stop rm verify merge convert plot; do
+for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
 	rc=0
 	out=$("$ctl" "$c" --help 2> /dev/null) || rc=$?
 	if [ "$rc" = 0 ] && [[ $out == "usage: blkgenctl $c"* ]]; then
@@ -74,7 +74,7 @@ done < <("$ctl" help | sed -n 's/^  \([a-z][a-z]*\) /\1 /p')
 echo "ok - help's options exist"
 # The man page documents every option each command's --help names.
 undocumented=0
-for c in run curve replay trace-stats list status report stop rm verify merge convert plot; do
+for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
 	for opt in $("$ctl" "$c" --help | awk 'NR == 1, /^$/ { print; next } /^ +-/ { print }' |
 		     grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[][ ,|]//' | sort -u); do
 		if ! grep -qF -- "\`\`$opt\`\`" "$here/../../Documentation/blkgenctl.rst"; then

@@ -248,6 +248,9 @@ static int prepare_trace(struct profile *p, struct profile_section *w,
 	}
 	if (!profile_get(w, "replay"))
 		profile_put(w, "replay", "timed", 0);
+	/* The trace's end ends the run, not the module's default 10 s. */
+	if (!profile_get(&p->job, "duration_ms"))
+		profile_put(&p->job, "duration_ms", "0", 0);
 	if (!profile_get(w, "bs")) {
 		bs = (st.max_len + 4095) / 4096 * 4096;
 		if (bs < 4096)

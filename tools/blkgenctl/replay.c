@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "../../uapi/linux/blkgen.h"
 #include "blkgenctl.h"
@@ -421,4 +422,131 @@ int cmd_trace_stats(int argc, char **argv)
 	}
 	trace_close(t);
 	return EXIT_OK;
+}
+
+static const char *record_usage =
+	"blkgenctl record --device DEV --secs N -O FILE";
+
+/* Run argv to its end; its exit status, or -1 if it could not run. */
+static int run_prog(char *const argv[], bool quiet)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (quiet && !freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * record: DEV's I/O for N seconds with blktrace (QUEUE and ISSUE events),
+ * merged by blkparse into one binary FILE that replay takes.
+ */
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "secs", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'O' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *dev = NULL, *out = NULL, *secs = NULL;
+	char dir[] = "/tmp/blkgenctl-record.XXXXXX", path[4200];
+	struct trace_stats st;
+	struct trace_opts to = { 0 };
+	char err[5000];
+	int c, rc, ret = EXIT_FAIL;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "O:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 's':
+			secs = optarg;
+			break;
+		case 'O':
+			out = optarg;
+			break;
+		case 'h':
+			printf("usage: %s\n\n"
+			       "Record DEV's I/O for N seconds with blktrace (Debian blktrace) into\n"
+			       "FILE, one merged blktrace binary that replay takes.\n\n"
+			       "      --device DEV    the device to watch\n"
+			       "      --secs N        how long (seconds)\n"
+			       "  -O, --output FILE   the trace file\n",
+			       record_usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", record_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || !dev || !secs || !out || atoi(secs) <= 0) {
+		fprintf(stderr, "usage: %s\n", record_usage);
+		return EXIT_USAGE;
+	}
+	if (access("/sys/kernel/debug/block", F_OK)) {
+		char *mnt[] = { "mount", "-t", "debugfs", "debugfs",
+				"/sys/kernel/debug", NULL };
+
+		run_prog(mnt, true);
+	}
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	{
+		char *bt[] = { "blktrace", "-d", (char *)dev, "-w", (char *)secs,
+			       "-a", "queue", "-a", "issue", "-D", dir, "-o",
+			       "rec", NULL };
+
+		fprintf(stderr, "blkgenctl: recording %s for %s s\n", dev, secs);
+		rc = run_prog(bt, true);
+		if (rc) {
+			fprintf(stderr, "blkgenctl: blktrace %s failed (%s)%s\n", dev,
+				rc == 127 ? "not found: apt-get install blktrace" : "exit status",
+				rc == 127 ? "" : "; is debugfs mounted, the device a block device?");
+			goto out;
+		}
+	}
+	{
+		char *bp[] = { "blkparse", "-i", "rec", "-D", dir, "-d",
+			       (char *)out, "-O", "-q", NULL };
+
+		rc = run_prog(bp, true);
+		if (rc) {
+			fprintf(stderr, "blkgenctl: blkparse failed (%s)\n",
+				rc == 127 ? "not found: apt-get install blktrace" : "exit status");
+			goto out;
+		}
+	}
+	if (replay_scan(out, &to, false, &st, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: %s\n", err);
+		goto out;
+	}
+	fprintf(stderr, "blkgenctl: wrote %s: %llu records (%llu reads, %llu writes) over %.3f s\n",
+		out, (unsigned long long)st.records, (unsigned long long)st.reads,
+		(unsigned long long)st.writes, st.last_ns / 1e9);
+	ret = EXIT_OK;
+out:
+	/* blktrace's per-CPU files, one per possible CPU at most */
+	for (c = 0; c < 4096; c++) {
+		snprintf(path, sizeof(path), "%s/rec.blktrace.%d", dir, c);
+		remove(path);
+	}
+	rmdir(dir);
+	return ret;
 }
