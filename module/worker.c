@@ -376,11 +376,6 @@ static void blkgen_free_push(struct blkgen_wl_run *r, struct blkgen_slot *s,
 }
 
 /*
- * Open loop: issue every arrival that is due while a slot is free. An
- * arrival is late when even the oldest free slot freed after it was due:
- * at its time every slot was busy, and its latency includes the wait.
- */
-/*
  * Replay: the next record from the ring and when it is due (as fast as
  * possible: now). False while the ring is empty, and at the end of the
  * trace, which ends the workload's issuing; a write the workload may not
@@ -436,6 +431,11 @@ static u64 blkgen_next_arrival(struct blkgen_wl_run *r, u64 now)
 	return blkgen_replay_next(r, now) ? r->rec_due : U64_MAX;
 }
 
+/*
+ * Open loop: issue every arrival that is due while a slot is free. An
+ * arrival is late when even the oldest free slot freed after it was due:
+ * at its time every slot was busy, and its latency includes the wait.
+ */
 static void blkgen_dispatch(struct blkgen_wl_run *r)
 {
 	struct blkgen_stats *st = r->stats;
@@ -650,15 +650,21 @@ static u64 blkgen_next_due(struct blkgen_worker *w)
 	u64 due = U64_MAX;
 	unsigned int i;
 	u64 now = w->replay ? ktime_get_ns() : 0;
+	bool issuing = false;
 
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
+		issuing |= r->open && r->issuing;
 		if (r->open && r->issuing && r->nr_free)
 			due = min(due, blkgen_next_arrival(r, now));
 	}
-	/* Also with no arrival known yet (a replay's empty ring). */
-	return min(due, w->job->t_deadline);
+	/*
+	 * The deadline ends the issuing, also with no arrival known yet (a
+	 * replay's empty ring); once nothing issues, only completions wake
+	 * us (a deadline in the past would make the drain spin).
+	 */
+	return issuing ? min(due, w->job->t_deadline) : due;
 }
 
 /*
