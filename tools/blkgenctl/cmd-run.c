@@ -695,32 +695,6 @@ bad:
 	return -1;
 }
 
-/* Levenshtein distance of two short strings (the first 63 bytes). */
-static unsigned int edit_distance(const char *a, const char *b)
-{
-	unsigned int row[64], i, j, la = strlen(a), lb = strlen(b);
-
-	la = la > 63 ? 63 : la;
-	lb = lb > 63 ? 63 : lb;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		unsigned int diag = row[0], up;
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			up = row[j];
-			row[j] = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < row[j])
-				row[j] = up + 1;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(a, b);
@@ -733,7 +707,7 @@ static int cmp_name(const void *a, const void *b)
 static void no_profile(const char *name, const char *dir, const char *path)
 {
 	char want[256], best[256] = "", names[64][64];
-	unsigned int d, best_d = ~0U;
+	int d, best_d = 99;
 	int i, n = 0;
 	struct dirent *e;
 	size_t len;
@@ -760,7 +734,7 @@ static void no_profile(const char *name, const char *dir, const char *path)
 			continue;
 		memcpy(stem, e->d_name, len - 5);
 		stem[len - 5] = 0;
-		d = edit_distance(want, stem);
+		d = profile_distance(want, stem);
 		if (d < best_d || (d == best_d && strcmp(stem, best) < 0)) {
 			best_d = d;
 			snprintf(best, sizeof(best), "%s", stem);
@@ -770,8 +744,8 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	}
 	closedir(dh);
 	len = strlen(want);
-	/* edit_distance() reads 63 bytes: no suggestion for longer names */
-	if (best[0] && len < 64 && best_d <= (len / 3 > 2 ? len / 3 : 2)) {
+	/* profile_distance() gives up at 64 bytes: 99, never near */
+	if (best[0] && best_d < 99 && best_d <= (int)(len / 3 > 2 ? len / 3 : 2)) {
 		fprintf(stderr, "blkgenctl: did you mean '%s'?\n", best);
 		return;
 	}

@@ -46,7 +46,8 @@ static const struct key wl_keys[] = {
 	{ }
 };
 
-static int distance(const char *a, const char *b)
+/* Levenshtein distance; 99 when either string is 64 bytes or longer. */
+int profile_distance(const char *a, const char *b)
 {
 	int la = strlen(a), lb = strlen(b), i, j, d[64][64];
 
@@ -78,7 +79,7 @@ static const struct key *find_key(const struct key *keys, const char *name,
 	for (i = 0; keys[i].name; i++) {
 		if (!strcmp(keys[i].name, name))
 			return &keys[i];
-		d = distance(keys[i].name, name);
+		d = profile_distance(keys[i].name, name);
 		if (d < best) {
 			best = d;
 			*nearest = keys[i].name;

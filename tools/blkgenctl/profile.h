@@ -38,5 +38,6 @@ int profile_put(struct profile_section *s, const char *key,
 		const char *value, int line);
 void profile_free(struct profile *p);
 char *str_trim(char *s);
+int profile_distance(const char *a, const char *b);
 
 #endif /* BLKGENCTL_PROFILE_H */
