@@ -24,15 +24,14 @@ comp() {
 	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort
 }
 
-help_opts() {
-	{ "$ctl" "$1" --help | awk 'NR == 1, /^$/ { print; next } /^ +-/ { print }' |
-		grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[][ ,|]//'
-	  echo --help; } | sort -u
+# Every command also takes --help.
+want_opts() {
+	{ help_opts "$1"; echo --help; } | sort -u
 }
 
-for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
+for c in $commands; do
 	got=$(comp blkgenctl "$c" -)
-	want=$(help_opts "$c")
+	want=$(want_opts "$c")
 	if [ "$got" = "$want" ]; then
 		ok "$c: the options its --help names"
 	else

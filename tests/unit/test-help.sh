@@ -4,13 +4,11 @@
 # Description: every blkgenctl command answers --help with its usage on
 # stdout and exit 0 (without needing the module), and an unknown option
 # with exit 2; `blkgenctl help` lists every command.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
-fail=0
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
 export BLKGEN_SYSFS=/nonexistent BLKGEN_CONFIGFS=/nonexistent
 
-for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
+for c in $commands; do
 	rc=0
 	out=$("$ctl" "$c" --help 2> /dev/null) || rc=$?
 	if [ "$rc" = 0 ] && [[ $out == "usage: blkgenctl $c"* ]]; then
@@ -74,9 +72,8 @@ done < <("$ctl" help | sed -n 's/^  \([a-z][a-z]*\) /\1 /p')
 echo "ok - help's options exist"
 # The man page documents every option each command's --help names.
 undocumented=0
-for c in run curve replay trace-stats record list status report stop rm verify merge convert plot; do
-	for opt in $("$ctl" "$c" --help | awk 'NR == 1, /^$/ { print; next } /^ +-/ { print }' |
-		     grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[][ ,|]//' | sort -u); do
+for c in $commands; do
+	for opt in $(help_opts "$c"); do
 		if ! grep -qF -- "\`\`$opt\`\`" "$here/../../Documentation/blkgenctl.rst"; then
 			echo "not ok - blkgenctl.rst does not document $c $opt"
 			undocumented=1 fail=1
