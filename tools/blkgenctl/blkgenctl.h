@@ -111,6 +111,7 @@ int cmd_curve(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_trace_stats(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_vdi(int argc, char **argv);
 
 /* cmd-file.c */
 int cmd_merge(int argc, char **argv);
