@@ -93,6 +93,7 @@ depmod -b "$root" "$rel"
 cp -a "$top/tests" "$root/blkgen/tests"
 rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
 cp -a "$top/tools/profiles" "$root/blkgen/profiles"
+cp -a "$top/tools/suites" "$root/blkgen/suites"
 for spec in ${VM_FILES:-}; do
 	install -D "${spec%%:*}" "$root${spec#*:}"
 done

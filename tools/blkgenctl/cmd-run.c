@@ -23,6 +23,7 @@
 #include "profile.h"
 #include "replay-map.h"
 #include "replay.h"
+#include "run.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -31,17 +32,11 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-struct run_opts {
-	const char *devices[PROFILE_MAX_WL];
-	int nr_devices;
-	const char *sets[64];
-	int nr_sets;
-	bool allow_write;
-	bool quiet;
-	bool keep;
-	const char *name;
-	const struct print_ops *ops;
-};
+int run_interrupted(void)
+{
+	return interrupted;
+}
+
 
 static const char *run_usage =
 	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
@@ -331,7 +326,7 @@ static int prepare(struct profile *p, struct run_opts *o)
 	i = resolve_passes(p);
 	if (i)
 		return i;
-	for (i = 0; writers && i < p->nr_wl; i++) {
+	for (i = 0; writers && !o->said_overwrite && i < p->nr_wl; i++) {
 		const char *rd = profile_get(&p->wl[i], "rdpct");
 		const char *dev = profile_get(&p->wl[i], "device");
 
@@ -521,7 +516,7 @@ static int join_feeders(const struct profile *p, struct feeder **f,
  * Create the job, run it with progress, load its results into @res (if
  * not NULL, else print them) and remove it. Returns an exit status.
  */
-static int run_once(struct profile *p, struct run_opts *o, const char *job,
+int run_job(struct profile *p, struct run_opts *o, const char *job,
 		    struct job_result *res)
 {
 	struct feeder *feeders[PROFILE_MAX_WL] = { 0 };
@@ -759,7 +754,7 @@ static void no_profile(const char *name, const char *dir, const char *path)
 }
 
 /* Load, override and check a profile; set up signals. */
-static int load_profile(const char *file, struct profile *p,
+int run_load(const char *file, struct profile *p,
 			struct run_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -833,7 +828,7 @@ int cmd_run(int argc, char **argv)
 	i = parse_run_opts(argc, argv, &o, run_usage, NULL, NULL);
 	if (i < 0)
 		return EXIT_USAGE;
-	ret = load_profile(argv[i], &p, &o);
+	ret = run_load(argv[i], &p, &o);
 	if (ret)
 		goto out;
 	rate = profile_get(&p.job, "rate_iops");
@@ -848,7 +843,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else
 		snprintf(job, sizeof(job), "run-%d", (int)getpid());
-	ret = run_once(&p, &o, job, NULL);
+	ret = run_job(&p, &o, job, NULL);
 out:
 	profile_free(&p);
 	return ret;
@@ -874,7 +869,7 @@ int cmd_curve(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: curve: -o fio is a run's layout: run each point, or report it (normal, json, csv)\n");
 		return EXIT_USAGE;
 	}
-	ret = load_profile(argv[i], &p, &o);
+	ret = run_load(argv[i], &p, &o);
 	if (!ret && !stop_ms) {
 		stop_ms = profile_stop_ms(&p);
 		if (stop_ms < 0)
@@ -888,7 +883,7 @@ int cmd_curve(int argc, char **argv)
 }
 
 /* "10-120,10" (from-to,step) or "10,50,70,80,90,100"; percent values. */
-static int parse_points(const char *s, double *pts, int max)
+int curve_points(const char *s, double *pts, int max)
 {
 	double a, b, step;
 	char *end;
@@ -918,7 +913,7 @@ static int parse_points(const char *s, double *pts, int max)
 }
 
 /* vdbench's rule: max * p / 100, rounded up to 100 above 1000, else to 10. */
-static uint64_t curve_target(uint64_t max, double pct)
+uint64_t curve_target(uint64_t max, double pct)
 {
 	uint64_t t = (uint64_t)((double)max * pct / 100.0);
 	uint64_t unit = t > 1000 ? 100 : 10;
@@ -1029,7 +1024,7 @@ static void curve_print(const struct run_opts *o, uint64_t max,
  * its time scaled to that percent of the maximum. *@iops: the trace's own
  * rate (records over its duration), 0 for a profile without a trace.
  */
-static int trace_curve_prepare(struct profile *p, double *iops)
+int curve_trace_rate(struct profile *p, double *iops)
 {
 	struct profile_section *w = &p->wl[0];
 	struct trace_stats st;
@@ -1077,7 +1072,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	uint64_t max;
 	int n, i, done = 0, ret;
 
-	n = parse_points(points, pct, 64);
+	n = curve_points(points, pct, 64);
 	if (n <= 0) {
 		fprintf(stderr, "blkgenctl: curve points '%s': expected FROM-TO,STEP or P,P,... (percent)\n",
 			points);
@@ -1088,7 +1083,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	if (!o->name)
 		snprintf(job, sizeof(job), "curve-%d", (int)getpid());
 
-	if (trace_curve_prepare(p, &trace_iops)) {
+	if (curve_trace_rate(p, &trace_iops)) {
 		free(h);
 		return EXIT_USAGE;
 	}
@@ -1098,7 +1093,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	if (trace_iops)
 		profile_put(&p->wl[0], "replay", "afap", 0);
 	memset(&r, 0, sizeof(r));
-	ret = run_once(p, o, job, &r);
+	ret = run_job(p, o, job, &r);
 	if (ret) {
 		free(h);
 		return ret;
@@ -1135,7 +1130,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 				i + 1, n, pct[i], rate);
 		}
 		memset(&r, 0, sizeof(r));
-		ret = run_once(p, o, job, &r);
+		ret = run_job(p, o, job, &r);
 		if (ret && ret != EXIT_FAIL) {
 			result_free(&r);
 			break;
@@ -1325,7 +1320,7 @@ int cmd_replay(int argc, char **argv)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else
 		snprintf(job, sizeof(job), "replay-%d", (int)getpid());
-	ret = run_once(&p, &o, job, NULL);
+	ret = run_job(&p, &o, job, NULL);
 out:
 	profile_free(&p);
 	return ret;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blkgenctl.h"
+#include "review.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -31,6 +32,12 @@ static const struct command commands[] = {
 	{ "record", "--device DEV --secs N -O FILE",
 	  "Record a device's I/O with blktrace into a trace replay takes",
 	  cmd_record },
+	{ "review", "--device DEV --allow-write -O DIR [--suite NAME] [--quick] [--resume] ...",
+	  "The reviews' method: precondition, every suite workload's curve, the report",
+	  cmd_review },
+	{ "compare", "DIR... -O OUT",
+	  "Compare reviews: a chart per shared workload, one line per drive, ranked",
+	  cmd_compare },
 	{ "vdi", "--clone full|linked --phase PHASE --desktops N -O FILE ...",
 	  "Write a StorageReview-style VDI trace (boot, initial or Monday login)",
 	  cmd_vdi },

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# review.json (json-c's pretty layout) to one line per workload:
+# NAME<TAB>TITLE<TAB>MAX(0|1)<TAB>POINTS<TAB>PEAK_IOPS<TAB>PEAK_MB/S<TAB>PEAK_MEAN_NS<TAB>PEAK_P99_NS
+# for the review tests (busybox awk, no JSON tool in the VM).
+function flush() {
+	if (name != "")
+		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\n", name, title, max, pts,
+			piops, pbw / 1e6, pmean, pp99
+	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = -1
+}
+/^    \{/ { flush(); sec = "" }
+/^      "name": ?/ { name = $0; sub(/^[^:]*: ?"/, "", name); sub(/",?$/, "", name) }
+/^      "title": ?/ { title = $0; sub(/^[^:]*: ?"/, "", title); sub(/",?$/, "", title) }
+/^      "max": ?\{/ { max = 1; sec = "max" }
+/^      "points": ?/ { sec = "points" }
+/^      "peak": ?/ { sec = "peak" }
+sec == "points" && /^          "target_pct": ?/ { pts++ }
+function val() { v = $0; sub(/^[^:]*: ?/, "", v); sub(/,$/, "", v); return v + 0 }
+sec == "peak" && /^        "iops": ?/ { piops = val() }
+sec == "peak" && /^        "bw_bytes": ?/ { pbw = val() }
+sec == "peak" && /^        "lat_mean_ns": ?/ { pmean = val() }
+sec == "peak" && /^        "lat_p99_ns": ?/ { pp99 = val() }
+/^  \]/ { flush(); sec = "" }
+END { flush() }

@@ -1,0 +1,237 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: the review's report and compare, made from a review
+# directory's files (fixtures written here: a plan, a PTS preconditioning,
+# each workload's points): review.json holds every point and the peak,
+# summary.md the reviews' table and sentences with the same numbers,
+# index.html is self-contained and shows one gnuplot chart per workload
+# (and the steady state's) in headless Chromium (--dump-dom and a
+# screenshot); a missing point makes the review "not complete"; compare
+# ranks two drives on what they share and lists the rest. Also: the
+# shipped suites (their plans and profiles), and each suite error with
+# file:line and exit 2.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+rd=$data/review
+export BLKGEN_PROFILES=$here/../../tools/profiles BLKGEN_SUITES=$here/../../tools/suites
+
+# point FILE PCT IOPS BYTES_PER_IO MEAN_NS P99_NS: one saved point.
+point() {
+	awk -v pct="$2" -v iops="$3" -v sz="$4" -v mean="$5" -v p99="$6" 'BEGIN {
+		ios = iops * 10; bw = iops * sz
+		d = sprintf("{ \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f, \"lat_ns\": { \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d } }",
+			ios, iops, bw, mean, mean, p99, p99 * 2, p99 * 3)
+		printf "{ \"target_pct\": %g, \"target_iops\": %d, \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f,\n", pct, iops, ios, iops, bw
+		printf "  \"read\": %s,\n  \"write\": { \"ios\": 0, \"iops\": 0, \"bw_bytes\": 0, \"lat_ns\": { \"mean\": 0, \"p50\": 0, \"p99\": 0, \"p99.9\": 0, \"max\": 0 } },\n", d
+		printf "  \"lat_ns\": { \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d },\n", mean, mean, p99, p99 * 2, p99 * 3
+		printf "  \"elapsed_ms\": 10000, \"state\": \"done\", \"error\": \"\" }\n" }' > "$1"
+}
+
+# mk_review DIR MODEL SCALE: a finished review of the mini suite; a
+# drive's IOPS are SCALE x the first's.
+mk_review() {
+	local dir=$1 model=$2 s=$3 w pct
+
+	mkdir -p "$dir"/points/{4k-random-read-128,64k-seq-read-32,vdi-lc-boot}
+	cat > "$dir/plan.json" <<JSON
+{ "blkgenctl_version": "0.1", "date": "2026-12-01T10:00:00Z", "kernel": "6.12.0-test",
+  "device": { "path": "/dev/nvme0n1", "model": "$model", "serial": "S1", "firmware": "F1", "capacity_bytes": 3840755982336 },
+  "suite": "$rd/mini.suite", "precondition": "pts", "region": "25%", "point_secs": 60, "quick": false,
+  "points": [ 10, 50, 100 ] }
+JSON
+	cat > "$dir/precondition.json" <<JSON
+{ "method": "pts", "purge": "discard (BLKDISCARD)",
+  "fill": { "iops": 20000, "bw_bytes": 2.6e9, "secs": 3000 },
+  "rounds": [ 400000, 250000, 180000, 171000, 169000, 170500, 168000 ],
+  "max_rounds": 25, "window": 5, "steady_state": true, "window_avg": 169700,
+  "excursion": 3000, "slope_excursion": 1200 }
+JSON
+	for pct in 10 50 100; do
+		point "$dir/points/4k-random-read-128/$pct.json" $pct \
+			"$(awk -v p=$pct -v s="$s" 'BEGIN { print (p == 100 ? 748510 : 7485.1 * p) * s }')" 4096 \
+			"$(awk -v p=$pct 'BEGIN { print p == 100 ? 170400 : 80000 + p * 500 }')" 420000
+		point "$dir/points/64k-seq-read-32/$pct.json" $pct \
+			"$(awk -v p=$pct -v s="$s" 'BEGIN { print (p == 100 ? 101013 : 1010.13 * p) * s }')" 65536 \
+			"$(awk -v p=$pct 'BEGIN { print p == 100 ? 1234000 : 300000 + p * 1000 }')" 2500000
+		point "$dir/points/vdi-lc-boot/$pct.json" $pct \
+			"$(awk -v p=$pct -v s="$s" 'BEGIN { print 3000 * p * s }')" 12000 \
+			"$(awk -v p=$pct 'BEGIN { print 90000 + p * 300 }')" 300000
+	done
+	for w in 4k-random-read-128 64k-seq-read-32 vdi-lc-boot; do
+		cp "$dir/points/$w/100.json" "$dir/points/$w/max.json"
+	done
+}
+
+mk_review "$tmp/a" "Drive A" 1
+if "$ctl" review --report -O "$tmp/a" 2> "$tmp/err"; then
+	ok "review --report: $(tail -1 "$tmp/err")"
+else
+	notok "review --report: $(cat "$tmp/err")"
+fi
+awk -f "$here/../lib/review.awk" "$tmp/a/review.json" > "$tmp/a.tsv"
+if [ "$(cut -f1,3,4,5,6 "$tmp/a.tsv" | tr '\t\n' ' ')" = \
+     "4k-random-read-128 1 3 748510 3066 64k-seq-read-32 1 3 101013 6620 vdi-lc-boot 1 3 300000 3600 " ] &&
+   grep -q '"complete": true' "$tmp/a/review.json"; then
+	ok "review.json: each workload's maximum, its 3 points and its peak; complete"
+else
+	notok "review.json: $(tr '\t\n' ' |' < "$tmp/a.tsv")"
+fi
+for want in \
+	"| 4K random read (128) | 748,510 | 3,066 | 170 us | 420 us |" \
+	"| 64K sequential read (32) | 101,013 | 6,620 | 1.23 ms | 2.50 ms |" \
+	"- 4K random read (128) peaked at 748,510 IOPS at an average latency of 170 us." \
+	"- 64K sequential read (32) peaked at 6,620 MB/s (101,013 IOPS) at an average latency of 1.23 ms." \
+	"VDI Linked Clone Boot peaked at 300,000 IOPS at an average latency of 120 us. (a StorageReview-style VDI trace" \
+	"steady state **attained** after 7 rounds (at most 25)" \
+	"preconditioning: pts (purge: discard (BLKDISCARD))"; do
+	if grep -qF -- "$want" "$tmp/a/summary.md"; then
+		ok "summary.md: $want"
+	else
+		notok "summary.md lacks '$want'"
+	fi
+done
+
+# index.html: self-contained, and what a browser shows of it.
+if grep -qE '(src|href)="?(https?:)?//' "$tmp/a/index.html"; then
+	notok "index.html loads something from the network"
+else
+	ok "index.html is self-contained"
+fi
+browser() {
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/chromium" "$@" 2> "$tmp/chromium.err"
+}
+if ! command -v chromium > /dev/null; then
+	notok "no chromium (tests/install-deps.sh installs it)"
+else
+	browser --dump-dom "file://$tmp/a/index.html" > "$tmp/dom.html"
+	# One section per workload, each with its chart; and the steady state's.
+	n=$(awk '/<section class="workload"/ { s = 1 } s && /<svg/ { c++; s = 0 } END { print c + 0 }' "$tmp/dom.html")
+	all=$(grep -c '<svg' "$tmp/dom.html")
+	if [ "$n" = 3 ] && [ "$all" = 4 ]; then
+		ok "chromium: 3 workload charts and the steady-state chart"
+	else
+		notok "chromium: $n workload charts, $all charts in all (want 3 and 4)"
+	fi
+	if grep -q '748,510' "$tmp/dom.html" && grep -q 'average latency (ms)' "$tmp/dom.html" &&
+	   grep -q '>100%<' "$tmp/dom.html"; then
+		ok "chromium: the table, the axis labels and the points' percent labels"
+	else
+		notok "chromium: the page lacks the table's peak, the axis label or the point labels"
+	fi
+	browser --screenshot="$tmp/shot.png" --window-size=1200,3000 "file://$tmp/a/index.html" > /dev/null
+	size=$(stat -c %s "$tmp/shot.png" 2> /dev/null || echo 0)
+	if [ "$(head -c 8 "$tmp/shot.png" 2> /dev/null | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] &&
+	   [ "$size" -gt 20000 ]; then
+		ok "chromium: a screenshot of $size bytes"
+	else
+		notok "chromium: no screenshot ($size bytes): $(tail -3 "$tmp/chromium.err")"
+	fi
+fi
+
+# A point missing: the review is not complete, and says so.
+mk_review "$tmp/part" "Drive A" 1
+rm "$tmp/part/points/vdi-lc-boot/50.json"
+"$ctl" review --report -O "$tmp/part" -q 2> "$tmp/err"
+if grep -q '"complete": false' "$tmp/part/review.json" &&
+   grep -q 'Not complete: the review has points still to run (--resume)' "$tmp/part/summary.md" &&
+   [ "$(awk -f "$here/../lib/review.awk" "$tmp/part/review.json" | awk -F'\t' '$1 == "vdi-lc-boot" { print $4 }')" = 2 ]; then
+	ok "a missing point: review.json not complete, summary.md says so, 2 points"
+else
+	notok "a missing point: $(grep complete "$tmp/part/review.json")"
+fi
+
+# compare: drive B at half the IOPS, without the VDI workload.
+mk_review "$tmp/b" "Drive B" 0.5
+rm -r "$tmp/b/points/vdi-lc-boot"
+sed -i 's|"suite": "[^"]*"|"suite": "'"$tmp"'/b.suite"|' "$tmp/b/plan.json"
+sed '/^\[workload vdi-lc-boot\]/,$d' "$rd/mini.suite" > "$tmp/b.suite"
+"$ctl" review --report -O "$tmp/b" -q
+if "$ctl" compare "$tmp/a" "$tmp/b" -O "$tmp/cmp" 2> "$tmp/err"; then
+	ok "compare: $(cat "$tmp/err")"
+else
+	notok "compare: $(cat "$tmp/err")"
+fi
+if grep -qF "| 1 | Drive A (/dev/nvme0n1, 3840.8 GB) | 748,510 |" "$tmp/cmp/summary.md" &&
+   grep -qF "| 2 | Drive B (/dev/nvme0n1, 3840.8 GB) | 374,255 |" "$tmp/cmp/summary.md" &&
+   grep -qF -- "- vdi-lc-boot: not in every review" "$tmp/cmp/summary.md" &&
+   [ "$(grep -c '<section class="workload"' "$tmp/cmp/index.html")" = 2 ]; then
+	ok "compare: drives ranked per shared workload, the VDI workload listed as not shared"
+else
+	notok "compare: $(cat "$tmp/cmp/summary.md")"
+fi
+if command -v chromium > /dev/null; then
+	browser --dump-dom "file://$tmp/cmp/index.html" > "$tmp/cdom.html"
+	if [ "$(grep -c '<svg' "$tmp/cdom.html")" = 2 ] && grep -q '>Drive B (/dev/nvme0n1' "$tmp/cdom.html"; then
+		ok "compare in chromium: 2 charts, each with a line per drive"
+	else
+		notok "compare in chromium: $(grep -c '<svg' "$tmp/cdom.html") charts"
+	fi
+fi
+"$ctl" compare "$tmp/a" -O "$tmp/cmp1" 2> "$tmp/err"
+[ $? = 2 ] && ok "compare of one review: exit 2" || notok "compare of one review: $(cat "$tmp/err")"
+"$ctl" compare "$tmp/a" "$tmp/nothere" -O "$tmp/cmp2" 2> "$tmp/err"
+if [ $? = 2 ] && grep -q 'nothere/review.json: not a review' "$tmp/err"; then
+	ok "compare of a directory without a review: exit 2, named"
+else
+	notok "compare of a missing review: $(cat "$tmp/err")"
+fi
+
+# The shipped suites: each parses, its profiles exist, the plan is printed.
+for s in pblaze5:16 pm1735:20 pm1743:9 full:28; do
+	if "$ctl" review --dry-run --suite "${s%:*}" 2> "$tmp/err" &&
+	   grep -q "suite ${s%:*} (.*): ${s#*:} workloads x (maximum + 12 points) of 60 s" "$tmp/err"; then
+		ok "suite ${s%:*}: ${s#*:} workloads, $(grep -o '[0-9]* runs: about [0-9.]* [a-z]*' "$tmp/err")"
+	else
+		notok "suite ${s%:*}: $(head -3 "$tmp/err")"
+	fi
+done
+# full: the union of the three, by name.
+u=$(grep -h '^\[workload ' "$BLKGEN_SUITES"/{pblaze5,pm1735,pm1743}.suite | sort -u)
+f=$(grep -h '^\[workload ' "$BLKGEN_SUITES/full.suite" | sort)
+[ "$u" = "$f" ] && ok "full is the union of pblaze5, pm1735 and pm1743" ||
+	notok "full differs from the union: $(diff <(echo "$u") <(echo "$f") | tr '\n' ' ')"
+"$ctl" review --dry-run --suite nosuch 2> "$tmp/err"
+if [ $? = 2 ] && grep -q "suite 'nosuch': $BLKGEN_SUITES/nosuch.suite: No such file" "$tmp/err"; then
+	ok "a missing suite: exit 2, where it was looked for"
+else
+	notok "a missing suite: $(cat "$tmp/err")"
+fi
+
+# Suite errors: exit 2, file:line and what is wrong.
+for f in "$rd"/bad-*.suite; do
+	want=$(cat "${f%.suite}.err")
+	"$ctl" review --dry-run --suite "$f" 2> "$tmp/err"
+	rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$(basename "$f")$want" "$tmp/err"; then
+		ok "$(basename "$f"): exit 2, $(cut -d: -f2- "$tmp/err" | head -1)"
+	else
+		notok "$(basename "$f"): exit $rc, '$(cat "$tmp/err")', want '$want'"
+	fi
+done
+
+# The command line.
+bad() {
+	local want=$1 rc
+
+	shift
+	"$ctl" review "$@" > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$want" "$tmp/err"; then
+		ok "review $*: exit 2, $(head -1 "$tmp/err")"
+	else
+		notok "review $*: exit $rc, '$(cat "$tmp/err")', want '$want'"
+	fi
+}
+bad "add --allow-write" --device /dev/null -O "$tmp/x"
+bad "is not a block device" --device /dev/null --allow-write -O "$tmp/x"
+bad "expected fill, pts or none" --device /dev/null --allow-write -O "$tmp/x" --precondition wash
+bad "expected a percent of the device" --device /dev/null --allow-write -O "$tmp/x" --region 0
+bad "expected 1 to 86400" --device /dev/null --allow-write -O "$tmp/x" --point-secs 0
+bad "holds a review already: --resume" --device /dev/null --allow-write -O "$tmp/a"
+bad "usage:" --allow-write -O "$tmp/x"
+[ -e "$tmp/x" ] && notok "a refused review made $tmp/x" || ok "a refused review makes no directory"
+
+exit $fail

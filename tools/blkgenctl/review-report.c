@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The review's report, made from DIR's files alone (so it can be made
+ * again, and a half-done review has a report of what is done):
+ * review.json (the plan, the device, the preconditioning and every
+ * workload's points and peak), summary.md (the reviews' table and one
+ * sentence per workload) and index.html (self-contained: the table, and
+ * per workload a chart of average latency against IOPS or MB/s, drawn
+ * by gnuplot's SVG terminal, and the steady-state section). compare
+ * makes the same three from several reviews, one line per drive.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "blkgenctl.h"
+#include "review.h"
+
+#define MAX_DRIVES	16
+
+static json_object *get(json_object *o, const char *k)
+{
+	return o ? json_object_object_get(o, k) : NULL;
+}
+
+static double num(json_object *o, const char *k)
+{
+	return json_object_get_double(get(o, k));
+}
+
+static const char *str(json_object *o, const char *k)
+{
+	const char *s = json_object_get_string(get(o, k));
+
+	return s ? s : "";
+}
+
+/* 748510 -> "748,510" */
+static const char *thousands(double v, char *buf, size_t len)
+{
+	char tmp[64];
+	int n, i, j = 0;
+
+	snprintf(tmp, sizeof(tmp), "%.0f", v);
+	n = (int)strlen(tmp);
+	for (i = 0; i < n && j < (int)len - 2; i++) {
+		if (i && (n - i) % 3 == 0 && tmp[i - 1] != '-')
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = 0;
+	return buf;
+}
+
+/* nanoseconds as the reviews write them: "170 us", "1.23 ms" */
+static const char *latency(double ns, char *buf, size_t len)
+{
+	if (ns < 1e6)
+		snprintf(buf, len, "%.0f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	return buf;
+}
+
+/* The point with the highest achieved IOPS of a finished run. */
+static json_object *peak_of(json_object *points, json_object *max)
+{
+	json_object *best = NULL;
+	size_t i;
+
+	for (i = 0; points && i < json_object_array_length(points); i++) {
+		json_object *p = json_object_array_get_idx(points, i);
+
+		if (strcmp(str(p, "state"), "done"))
+			continue;
+		if (!best || num(p, "iops") > num(best, "iops"))
+			best = p;
+	}
+	return best ? best : max;
+}
+
+static json_object *peak_json(json_object *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "target_pct", json_object_new_double(num(p, "target_pct")));
+	json_object_object_add(o, "iops", json_object_new_double(num(p, "iops")));
+	json_object_object_add(o, "bw_bytes", json_object_new_double(num(p, "bw_bytes")));
+	json_object_object_add(o, "lat_mean_ns", json_object_new_double(num(get(p, "lat_ns"), "mean")));
+	json_object_object_add(o, "lat_p99_ns", json_object_new_double(num(get(p, "lat_ns"), "p99")));
+	return o;
+}
+
+static int cmp_pct(const void *a, const void *b)
+{
+	double x = num(*(json_object *const *)a, "target_pct");
+	double y = num(*(json_object *const *)b, "target_pct");
+
+	return (x > y) - (x < y);
+}
+
+/* review.json from DIR's plan, precondition and points. */
+static json_object *collect(const char *dir, char *err, size_t len)
+{
+	char file[4200], e[4096];
+	json_object *root, *wls, *pc;
+	struct suite s;
+	bool complete = true;
+	int i;
+	size_t k;
+
+	snprintf(file, sizeof(file), "%s/plan.json", dir);
+	root = json_object_from_file(file);
+	if (!root) {
+		snprintf(err, len, "%s: no review here (%s)", dir, json_util_get_last_err());
+		return NULL;
+	}
+	if (suite_load(str(root, "suite"), &s, e, sizeof(e))) {
+		snprintf(err, len, "%s", e);
+		json_object_put(root);
+		return NULL;
+	}
+	json_object_object_add(root, "suite_title", json_object_new_string(s.title));
+	json_object_object_add(root, "suite_file", json_object_new_string(s.file));
+	snprintf(file, sizeof(file), "%s/precondition.json", dir);
+	pc = json_object_from_file(file);
+	if (!pc)
+		complete = false;
+	json_object_object_add(root, "preconditioning", pc);
+	wls = json_object_new_array();
+	for (i = 0; i < s.n; i++) {
+		const struct suite_entry *en = &s.e[i];
+		json_object *w = json_object_new_object(), *pts = json_object_new_array();
+		json_object *want = get(root, "points"), *max, *pk;
+		json_object *got[64];
+		size_t n = 0;
+
+		json_object_object_add(w, "name", json_object_new_string(en->name));
+		json_object_object_add(w, "title", json_object_new_string(en->title));
+		json_object_object_add(w, "unit", json_object_new_string(en->mbps ? "mbps" : "iops"));
+		json_object_object_add(w, "source", json_object_new_string(
+			en->note[0] ? en->note : en->vdi_clone[0] ?
+			"a StorageReview-style VDI trace (blkgenctl vdi, Documentation/vdi.rst), not StorageReview's own" :
+			""));
+		snprintf(file, sizeof(file), "%s/points/%s/max.json", dir, en->name);
+		max = json_object_from_file(file);
+		json_object_object_add(w, "max", max);
+		for (k = 0; want && k < json_object_array_length(want) && n < 64; k++) {
+			snprintf(file, sizeof(file), "%s/points/%s/%g.json", dir, en->name,
+				 json_object_get_double(json_object_array_get_idx(want, k)));
+			got[n] = json_object_from_file(file);
+			if (got[n])
+				n++;
+		}
+		if (!max || n != json_object_array_length(want))
+			complete = false;
+		qsort(got, n, sizeof(got[0]), cmp_pct);
+		for (k = 0; k < n; k++)
+			json_object_array_add(pts, got[k]);
+		json_object_object_add(w, "points", pts);
+		pk = peak_of(pts, max);
+		if (pk)
+			json_object_object_add(w, "peak", peak_json(pk));
+		json_object_array_add(wls, w);
+	}
+	json_object_object_add(root, "workloads", wls);
+	json_object_object_add(root, "complete", json_object_new_boolean(complete));
+	suite_free(&s);
+	return root;
+}
+
+/* ---- charts ------------------------------------------------------------- */
+
+static bool have_gnuplot(void)
+{
+	return !system("command -v gnuplot > /dev/null 2>&1");
+}
+
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/*
+ * Average latency against IOPS (or MB/s) for one or more drives' points,
+ * each labelled with its percent; the SVG gnuplot drew, without its XML
+ * prolog (it goes inside the HTML), or NULL.
+ */
+static char *chart(const char *title, bool mbps, const char *const *labels,
+		   json_object *const *points, int n)
+{
+	char gp[] = "/tmp/blkgen-chart-XXXXXX";
+	char svg[64], cmd[160];
+	char *buf = NULL, *start;
+	size_t len = 0;
+	FILE *f;
+	int fd, i;
+	size_t k;
+
+	fd = mkstemp(gp);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(gp);
+		return NULL;
+	}
+	snprintf(svg, sizeof(svg), "%s.svg", gp);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "$d%d << EOD\n", i);
+		for (k = 0; points[i] && k < json_object_array_length(points[i]); k++) {
+			json_object *p = json_object_array_get_idx(points[i], k);
+
+			fprintf(f, "%.3f %.6f \"%g%%\"\n",
+				mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops"),
+				num(get(p, "lat_ns"), "mean") / 1e6, num(p, "target_pct"));
+		}
+		fprintf(f, "EOD\n");
+	}
+	fprintf(f, "set terminal svg size 720,420 dynamic font 'sans,11' background '#ffffff'\n");
+	fprintf(f, "set output '%s'\nset title ", svg);
+	put_quoted(f, title);
+	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (ms)'\n",
+		mbps ? "MB/s" : "IOPS");
+	fprintf(f, "set grid\nset key top left\nset yrange [0:*]\nset xrange [0:*]\nset format x '%%.0f'\n");
+	fprintf(f, "plot ");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s$d%d using 1:2 with linespoints pt 7 title ", i ? ", " : "", i);
+		put_quoted(f, labels[i]);
+		if (n == 1)
+			fprintf(f, ", $d%d using 1:2:3 with labels offset 0,1 notitle", i);
+	}
+	fprintf(f, "\n");
+	if (fclose(f)) {
+		unlink(gp);
+		return NULL;
+	}
+	snprintf(cmd, sizeof(cmd), "gnuplot %s 2>&1 >/dev/null", gp);
+	if (system(cmd))
+		goto out;
+	f = fopen(svg, "r");
+	if (!f)
+		goto out;
+	{
+		char tmp[8192];
+		size_t r;
+
+		while ((r = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+			char *nb = realloc(buf, len + r + 1);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			memcpy(buf + len, tmp, r);
+			len += r;
+			buf[len] = 0;
+		}
+	}
+	fclose(f);
+	if (buf) {
+		start = strstr(buf, "<svg");
+		if (start && start != buf)
+			memmove(buf, start, strlen(start) + 1);
+	}
+out:
+	unlink(gp);
+	unlink(svg);
+	return buf;
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* "4K random read peaked at 748,510 IOPS at an average latency of 170 us." */
+static void sentence(char *buf, size_t len, json_object *w)
+{
+	json_object *pk = get(w, "peak");
+	char a[64], b[64], c[64];
+
+	if (!pk) {
+		snprintf(buf, len, "%s has no finished run yet.", str(w, "title"));
+		return;
+	}
+	if (!strcmp(str(w, "unit"), "mbps"))
+		snprintf(buf, len, "%s peaked at %s MB/s (%s IOPS) at an average latency of %s.",
+			 str(w, "title"), thousands(num(pk, "bw_bytes") / 1e6, a, sizeof(a)),
+			 thousands(num(pk, "iops"), b, sizeof(b)),
+			 latency(num(pk, "lat_mean_ns"), c, sizeof(c)));
+	else
+		snprintf(buf, len, "%s peaked at %s IOPS at an average latency of %s.",
+			 str(w, "title"), thousands(num(pk, "iops"), a, sizeof(a)),
+			 latency(num(pk, "lat_mean_ns"), b, sizeof(b)));
+}
+
+static const char *drive_name(json_object *root, char *buf, size_t len)
+{
+	json_object *d = get(root, "device");
+	const char *m = str(d, "model");
+
+	snprintf(buf, len, "%s (%s, %.1f GB)", m[0] ? m : str(d, "path"),
+		 str(d, "path"), num(d, "capacity_bytes") / 1e9);
+	return buf;
+}
+
+static void method_line(FILE *f, json_object *root)
+{
+	json_object *pc = get(root, "preconditioning");
+
+	fprintf(f, "Suite %s (%s); preconditioning: %s", str(root, "suite"),
+		str(root, "suite_title"), str(root, "precondition"));
+	if (get(pc, "purge"))
+		fprintf(f, " (purge: %s)", str(pc, "purge"));
+	fprintf(f, "; test region: the first %s of the drive; each point %g s after a %.3g s warmup; kernel %s; blkgenctl %s; %s.%s",
+		str(root, "region"), num(root, "point_secs"),
+		num(root, "point_secs") / 6, str(root, "kernel"),
+		str(root, "blkgenctl_version"), str(root, "date"),
+		json_object_get_boolean(get(root, "complete")) ? "" :
+		" Not complete: the review has points still to run (--resume).");
+}
+
+static void md_table(FILE *f, json_object *wls)
+{
+	char a[64], b[64], c[64], d[64];
+	size_t i;
+
+	fprintf(f, "| Workload | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|\n");
+	for (i = 0; i < json_object_array_length(wls); i++) {
+		json_object *w = json_object_array_get_idx(wls, i), *pk = get(w, "peak");
+
+		if (!pk) {
+			fprintf(f, "| %s | - | - | - | - |\n", str(w, "title"));
+			continue;
+		}
+		fprintf(f, "| %s | %s | %s | %s | %s |\n", str(w, "title"),
+			thousands(num(pk, "iops"), a, sizeof(a)),
+			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b)),
+			latency(num(pk, "lat_mean_ns"), c, sizeof(c)),
+			latency(num(pk, "lat_p99_ns"), d, sizeof(d)));
+	}
+}
+
+static void html_table(FILE *f, json_object *wls)
+{
+	char a[64], b[64], c[64], d[64];
+	size_t i;
+
+	fprintf(f, "<table>\n<tr><th>Workload</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th></tr>\n");
+	for (i = 0; i < json_object_array_length(wls); i++) {
+		json_object *w = json_object_array_get_idx(wls, i), *pk = get(w, "peak");
+
+		fprintf(f, "<tr><td>");
+		html_text(f, str(w, "title"));
+		if (!pk) {
+			fprintf(f, "</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n");
+			continue;
+		}
+		fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			thousands(num(pk, "iops"), a, sizeof(a)),
+			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b)),
+			latency(num(pk, "lat_mean_ns"), c, sizeof(c)),
+			latency(num(pk, "lat_p99_ns"), d, sizeof(d)));
+	}
+	fprintf(f, "</table>\n");
+}
+
+static const char *html_head =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<title>%s</title>\n<style>\n"
+	"body { font-family: sans-serif; max-width: 60em; margin: 2em auto; color: #222; }\n"
+	"table { border-collapse: collapse; margin: 1em 0; }\n"
+	"td, th { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: right; }\n"
+	"td:first-child, th:first-child { text-align: left; }\n"
+	"figure { margin: 1em 0; } .note { color: #666; font-size: 90%%; }\n"
+	"</style>\n</head>\n<body>\n";
+
+static void steady_md(FILE *f, json_object *pc)
+{
+	json_object *r = get(pc, "rounds");
+	size_t i;
+
+	if (!r)
+		return;
+	fprintf(f, "\n## Steady state (SNIA PTS)\n\n");
+	fprintf(f, "4 KiB random writes, rounds of the point length; window of %d rounds: excursion %.0f IOPS (limit 20%% of the average %.0f), slope excursion %.0f IOPS (limit 10%%): steady state **%s** after %zu rounds (at most %d).\n\n",
+		(int)num(pc, "window"), num(pc, "excursion"), num(pc, "window_avg"),
+		num(pc, "slope_excursion"),
+		json_object_get_boolean(get(pc, "steady_state")) ? "attained" : "not attained",
+		json_object_array_length(r), (int)num(pc, "max_rounds"));
+	fprintf(f, "| Round | IOPS |\n|---:|---:|\n");
+	for (i = 0; i < json_object_array_length(r); i++)
+		fprintf(f, "| %zu | %.0f |\n", i + 1,
+			json_object_get_double(json_object_array_get_idx(r, i)));
+}
+
+static void steady_html(FILE *f, json_object *pc)
+{
+	json_object *r = get(pc, "rounds");
+	char gp[] = "/tmp/blkgen-steady-XXXXXX", svg[64], cmd[160], line[4096];
+	FILE *g, *s;
+	size_t i;
+	int fd;
+
+	if (!r)
+		return;
+	fprintf(f, "<h2 id=\"steady-state\">Steady state (SNIA PTS)</h2>\n<p>");
+	fprintf(f, "4 KiB random writes in rounds; the last %d rounds' excursion is %.0f IOPS (limit: 20%% of their average, %.0f) and their slope excursion %.0f IOPS (limit: 10%%). Steady state <b>%s</b> after %zu rounds (at most %d).</p>\n",
+		(int)num(pc, "window"), num(pc, "excursion"), num(pc, "window_avg"),
+		num(pc, "slope_excursion"),
+		json_object_get_boolean(get(pc, "steady_state")) ? "attained" : "not attained",
+		json_object_array_length(r), (int)num(pc, "max_rounds"));
+	fprintf(f, "<table class=\"steady\">\n<tr><th>Round</th><th>IOPS</th></tr>\n");
+	for (i = 0; i < json_object_array_length(r); i++)
+		fprintf(f, "<tr><td>%zu</td><td>%.0f</td></tr>\n", i + 1,
+			json_object_get_double(json_object_array_get_idx(r, i)));
+	fprintf(f, "</table>\n");
+	fd = mkstemp(gp);
+	if (fd < 0)
+		return;
+	g = fdopen(fd, "w");
+	if (!g) {
+		close(fd);
+		unlink(gp);
+		return;
+	}
+	snprintf(svg, sizeof(svg), "%s.svg", gp);
+	fprintf(g, "$r << EOD\n");
+	for (i = 0; i < json_object_array_length(r); i++)
+		fprintf(g, "%zu %.1f\n", i + 1, json_object_get_double(json_object_array_get_idx(r, i)));
+	fprintf(g, "EOD\nset terminal svg size 720,360 dynamic font 'sans,11' background '#ffffff'\n"
+		"set output '%s'\nset title 'Steady-state rounds'\nset xlabel 'round'\n"
+		"set ylabel 'IOPS'\nset grid\nset yrange [0:*]\n"
+		"plot $r using 1:2 with linespoints pt 7 title '4 KiB random write', %.1f title 'window average' dt 2\n",
+		svg, num(pc, "window_avg"));
+	fclose(g);
+	snprintf(cmd, sizeof(cmd), "gnuplot %s 2>&1 >/dev/null", gp);
+	if (!system(cmd) && (s = fopen(svg, "r"))) {
+		bool in = false;
+
+		fprintf(f, "<figure class=\"chart\">\n");
+		while (fgets(line, sizeof(line), s)) {
+			if (!in && strstr(line, "<svg"))
+				in = true;
+			if (in)
+				fputs(line, f);
+		}
+		fprintf(f, "</figure>\n");
+		fclose(s);
+	}
+	unlink(gp);
+	unlink(svg);
+}
+
+static int write_file_check(FILE *f, const char *file)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "blkgenctl: cannot write %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- review ------------------------------------------------------------------- */
+
+int review_report(const char *dir, bool quiet)
+{
+	char file[4200], err[8192], name[512], s[512];
+	json_object *root, *wls;
+	bool gp = have_gnuplot();
+	size_t i;
+	FILE *f;
+	int ret = EXIT_OK;
+
+	root = collect(dir, err, sizeof(err));
+	if (!root) {
+		fprintf(stderr, "blkgenctl: review: %s\n", err);
+		return EXIT_FAIL;
+	}
+	wls = get(root, "workloads");
+	snprintf(file, sizeof(file), "%s/review.json", dir);
+	if (review_save_json(file, root)) {
+		fprintf(stderr, "blkgenctl: cannot write %s: %s\n", file, strerror(errno));
+		json_object_put(root);
+		return EXIT_FAIL;
+	}
+	drive_name(root, name, sizeof(name));
+
+	snprintf(file, sizeof(file), "%s/summary.md", dir);
+	f = fopen(file, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, "# blkgen review: %s\n\n", name);
+	method_line(f, root);
+	fprintf(f, "\n\n");
+	md_table(f, wls);
+	fprintf(f, "\n");
+	for (i = 0; i < json_object_array_length(wls); i++) {
+		json_object *w = json_object_array_get_idx(wls, i);
+
+		sentence(s, sizeof(s), w);
+		fprintf(f, "- %s%s%s%s\n", s, str(w, "source")[0] ? " (" : "",
+			str(w, "source"), str(w, "source")[0] ? ")" : "");
+	}
+	steady_md(f, get(root, "preconditioning"));
+	if (write_file_check(f, file))
+		goto fail_quiet;
+
+	snprintf(file, sizeof(file), "%s/index.html", dir);
+	f = fopen(file, "w");
+	if (!f)
+		goto fail;
+	fprintf(f, html_head, "blkgen review");
+	fprintf(f, "<h1>blkgen review: ");
+	html_text(f, name);
+	fprintf(f, "</h1>\n<p class=\"method\">");
+	method_line(f, root);
+	fprintf(f, "</p>\n");
+	html_table(f, wls);
+	for (i = 0; i < json_object_array_length(wls); i++) {
+		json_object *w = json_object_array_get_idx(wls, i), *pts = get(w, "points");
+		const char *label = name;
+		char *svg;
+
+		fprintf(f, "<section class=\"workload\" id=\"%s\">\n<h2>", str(w, "name"));
+		html_text(f, str(w, "title"));
+		sentence(s, sizeof(s), w);
+		fprintf(f, "</h2>\n<p class=\"sentence\">");
+		html_text(f, s);
+		fprintf(f, "</p>\n");
+		if (str(w, "source")[0]) {
+			fprintf(f, "<p class=\"note\">");
+			html_text(f, str(w, "source"));
+			fprintf(f, "</p>\n");
+		}
+		svg = gp ? chart(str(w, "title"), !strcmp(str(w, "unit"), "mbps"),
+				 &label, &pts, 1) : NULL;
+		if (svg)
+			fprintf(f, "<figure class=\"chart\">\n%s</figure>\n", svg);
+		else
+			fprintf(f, "<p class=\"note\">No chart: %s.</p>\n",
+				gp ? "gnuplot failed" : "gnuplot is not installed (apt-get install gnuplot-nox), then run blkgenctl review --report DIR");
+		free(svg);
+		fprintf(f, "</section>\n");
+	}
+	steady_html(f, get(root, "preconditioning"));
+	fprintf(f, "</body>\n</html>\n");
+	if (write_file_check(f, file))
+		goto fail_quiet;
+	if (!gp && !quiet)
+		fprintf(stderr, "blkgenctl: review: no charts in %s/index.html: gnuplot is not installed (apt-get install gnuplot-nox)\n",
+			dir);
+	if (!quiet)
+		fprintf(stderr, "review: %s/review.json, summary.md, index.html\n", dir);
+	json_object_put(root);
+	return ret;
+fail:
+	fprintf(stderr, "blkgenctl: cannot write %s: %s\n", file, strerror(errno));
+fail_quiet:
+	json_object_put(root);
+	return EXIT_FAIL;
+}
+
+/* ---- compare ---------------------------------------------------------------------- */
+
+static json_object *find_wl(json_object *root, const char *name)
+{
+	json_object *wls = get(root, "workloads");
+	size_t i;
+
+	for (i = 0; wls && i < json_object_array_length(wls); i++)
+		if (!strcmp(str(json_object_array_get_idx(wls, i), "name"), name))
+			return json_object_array_get_idx(wls, i);
+	return NULL;
+}
+
+struct rank {
+	int drive;
+	double v;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rank *x = a, *y = b;
+
+	return (x->v < y->v) - (x->v > y->v);
+}
+
+static const char *compare_usage = "blkgenctl compare DIR... -O OUT";
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output-dir", required_argument, NULL, 'O' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	json_object *rv[MAX_DRIVES] = { 0 }, *out, *shared, *others;
+	char names[MAX_DRIVES][512], file[4200], a[64], b[64], c[64];
+	const char *outdir = NULL;
+	int n = 0, c_, i, j, ret = EXIT_FAIL;
+	FILE *md = NULL, *html = NULL;
+	bool gp = have_gnuplot();
+	size_t k, nsh, noth;
+
+	optind = 1;
+	while ((c_ = getopt_long(argc, argv, "O:h", opts, NULL)) != -1) {
+		switch (c_) {
+		case 'O':
+			outdir = optarg;
+			break;
+		case 'h':
+			printf("usage: %s\n\nThe comparables: every workload the reviews in DIR... share, charted\n"
+			       "with one line per drive and ranked by peak (IOPS, or MB/s for\n"
+			       "sequential workloads); the workloads not shared are listed.\n"
+			       "OUT gets review.json, summary.md and index.html.\n\n"
+			       "  -O, --output-dir OUT    where the comparison goes\n", compare_usage);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", compare_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (!outdir || argc - optind < 2 || argc - optind > MAX_DRIVES) {
+		fprintf(stderr, "usage: %s (2 to %d reviews)\n", compare_usage, MAX_DRIVES);
+		return EXIT_USAGE;
+	}
+	for (i = optind; i < argc; i++, n++) {
+		snprintf(file, sizeof(file), "%s/review.json", argv[i]);
+		rv[n] = json_object_from_file(file);
+		if (!rv[n] || !get(rv[n], "workloads")) {
+			fprintf(stderr, "blkgenctl: compare: %s: not a review (%s)\n", file,
+				rv[n] ? "no workloads" : json_util_get_last_err());
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		drive_name(rv[n], names[n], sizeof(names[n]));
+		for (j = 0; j < n; j++)
+			if (!strcmp(names[j], names[n])) {
+				/* the same drive twice: tell them apart by DIR */
+				snprintf(names[n] + strlen(names[n]), sizeof(names[n]) - strlen(names[n]),
+					 " [%s]", argv[i]);
+				break;
+			}
+	}
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "blkgenctl: compare: mkdir %s: %s\n", outdir, strerror(errno));
+		goto out;
+	}
+	out = json_object_new_object();
+	shared = json_object_new_array();
+	others = json_object_new_array();
+	json_object_object_add(out, "blkgenctl_version", json_object_new_string(BLKGENCTL_VERSION));
+	{
+		json_object *dr = json_object_new_array();
+
+		for (i = 0; i < n; i++) {
+			json_object *d = json_object_new_object();
+
+			json_object_object_add(d, "label", json_object_new_string(names[i]));
+			json_object_object_add(d, "dir", json_object_new_string(argv[optind + i]));
+			json_object_object_add(d, "suite", json_object_new_string(str(rv[i], "suite")));
+			json_object_object_add(d, "device", json_object_get(get(rv[i], "device")));
+			json_object_array_add(dr, d);
+		}
+		json_object_object_add(out, "drives", dr);
+	}
+	/* Shared: in every review (in the first's order); the rest listed. */
+	for (i = 0; i < n; i++) {
+		json_object *wls = get(rv[i], "workloads");
+
+		for (k = 0; k < json_object_array_length(wls); k++) {
+			const char *wn = str(json_object_array_get_idx(wls, k), "name");
+			bool all = true, seen = false;
+
+			for (j = 0; j < n; j++)
+				if (!find_wl(rv[j], wn))
+					all = false;
+			for (j = 0; j < i; j++)
+				if (find_wl(rv[j], wn))
+					seen = true;
+			if (seen)
+				continue;
+			if (!all) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "name", json_object_new_string(wn));
+				json_object_object_add(o, "only_in", json_object_new_string(argv[optind + i]));
+				json_object_array_add(others, o);
+				continue;
+			}
+			{
+				json_object *w = json_object_new_object(), *ranks = json_object_new_array();
+				json_object *w0 = find_wl(rv[0], wn);
+				struct rank r[MAX_DRIVES];
+				bool mbps = !strcmp(str(w0, "unit"), "mbps");
+
+				json_object_object_add(w, "name", json_object_new_string(wn));
+				json_object_object_add(w, "title", json_object_new_string(str(w0, "title")));
+				json_object_object_add(w, "unit", json_object_new_string(str(w0, "unit")));
+				for (j = 0; j < n; j++) {
+					json_object *pk = get(find_wl(rv[j], wn), "peak");
+
+					r[j].drive = j;
+					r[j].v = mbps ? num(pk, "bw_bytes") : num(pk, "iops");
+				}
+				qsort(r, n, sizeof(r[0]), cmp_rank);
+				for (j = 0; j < n; j++) {
+					json_object *d = json_object_new_object();
+					json_object *ww = find_wl(rv[r[j].drive], wn);
+
+					json_object_object_add(d, "rank", json_object_new_int(j + 1));
+					json_object_object_add(d, "drive", json_object_new_string(names[r[j].drive]));
+					json_object_object_add(d, "peak", json_object_get(get(ww, "peak")));
+					json_object_object_add(d, "points", json_object_get(get(ww, "points")));
+					json_object_array_add(ranks, d);
+				}
+				json_object_object_add(w, "drives", ranks);
+				json_object_array_add(shared, w);
+			}
+		}
+	}
+	json_object_object_add(out, "workloads", shared);
+	json_object_object_add(out, "not_shared", others);
+	snprintf(file, sizeof(file), "%s/review.json", outdir);
+	if (review_save_json(file, out)) {
+		fprintf(stderr, "blkgenctl: cannot write %s: %s\n", file, strerror(errno));
+		json_object_put(out);
+		goto out;
+	}
+
+	snprintf(file, sizeof(file), "%s/summary.md", outdir);
+	md = fopen(file, "w");
+	snprintf(file, sizeof(file), "%s/index.html", outdir);
+	html = fopen(file, "w");
+	if (!md || !html) {
+		fprintf(stderr, "blkgenctl: compare: cannot write in %s: %s\n", outdir, strerror(errno));
+		json_object_put(out);
+		goto out;
+	}
+	fprintf(md, "# blkgen comparison\n\n");
+	fprintf(html, html_head, "blkgen comparison");
+	fprintf(html, "<h1>blkgen comparison</h1>\n<ul class=\"drives\">\n");
+	for (i = 0; i < n; i++) {
+		fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), argv[optind + i]);
+		fprintf(html, "<li>");
+		html_text(html, names[i]);
+		fprintf(html, ": suite ");
+		html_text(html, str(rv[i], "suite"));
+		fprintf(html, "</li>\n");
+	}
+	fprintf(html, "</ul>\n");
+	for (k = 0; k < json_object_array_length(shared); k++) {
+		json_object *w = json_object_array_get_idx(shared, k), *d = get(w, "drives");
+		bool mbps = !strcmp(str(w, "unit"), "mbps");
+		json_object *pts[MAX_DRIVES];
+		const char *lab[MAX_DRIVES];
+		char *svg;
+		size_t m;
+
+		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n|---:|---|---:|---:|---:|---:|\n",
+			str(w, "title"));
+		fprintf(html, "<section class=\"workload\" id=\"%s\">\n<h2>", str(w, "name"));
+		html_text(html, str(w, "title"));
+		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th></tr>\n");
+		for (m = 0; m < json_object_array_length(d); m++) {
+			json_object *x = json_object_array_get_idx(d, m), *pk = get(x, "peak");
+			char e[64];
+
+			thousands(num(pk, "iops"), a, sizeof(a));
+			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b));
+			latency(num(pk, "lat_mean_ns"), c, sizeof(c));
+			latency(num(pk, "lat_p99_ns"), e, sizeof(e));
+			fprintf(md, "| %zu | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e);
+			fprintf(html, "<tr><td>%zu</td><td>", m + 1);
+			html_text(html, str(x, "drive"));
+			fprintf(html, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", a, b, c, e);
+			pts[m] = get(x, "points");
+			lab[m] = str(x, "drive");
+		}
+		fprintf(html, "</table>\n");
+		svg = gp ? chart(str(w, "title"), mbps, lab, pts, (int)m) : NULL;
+		if (svg)
+			fprintf(html, "<figure class=\"chart\">\n%s</figure>\n", svg);
+		else
+			fprintf(html, "<p class=\"note\">No chart: %s.</p>\n",
+				gp ? "gnuplot failed" : "gnuplot is not installed (apt-get install gnuplot-nox)");
+		free(svg);
+		fprintf(html, "</section>\n");
+	}
+	if (json_object_array_length(others)) {
+		fprintf(md, "\n## Not shared\n\n");
+		fprintf(html, "<h2>Not shared</h2>\n<ul>\n");
+		for (k = 0; k < json_object_array_length(others); k++) {
+			json_object *o = json_object_array_get_idx(others, k);
+
+			fprintf(md, "- %s: not in every review (first in %s)\n", str(o, "name"), str(o, "only_in"));
+			fprintf(html, "<li>");
+			html_text(html, str(o, "name"));
+			fprintf(html, ": not in every review (first in ");
+			html_text(html, str(o, "only_in"));
+			fprintf(html, ")</li>\n");
+		}
+		fprintf(html, "</ul>\n");
+	}
+	fprintf(html, "</body>\n</html>\n");
+	nsh = json_object_array_length(shared);
+	noth = json_object_array_length(others);
+	json_object_put(out);
+	snprintf(file, sizeof(file), "%s/summary.md", outdir);
+	i = write_file_check(md, file);
+	md = NULL;
+	snprintf(file, sizeof(file), "%s/index.html", outdir);
+	if (write_file_check(html, file) || i) {
+		html = NULL;
+		goto out;
+	}
+	html = NULL;
+	fprintf(stderr, "compare: %zu workloads shared, %zu not: %s/review.json, summary.md, index.html\n",
+		nsh, noth, outdir);
+	ret = EXIT_OK;
+out:
+	if (md)
+		fclose(md);
+	if (html)
+		fclose(html);
+	for (i = 0; i < n; i++)
+		json_object_put(rv[i]);
+	return ret;
+}

@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl review: the reviews' method in one command. Precondition the
+ * drive (a sequential fill, or SNIA PTS's purge, workload-independent
+ * fill and rounds to steady state), then for every workload of a suite a
+ * vdbench curve over the test region: the maximum, then each percent of
+ * it. Every finished point is saved in DIR at once (written aside and
+ * renamed), so --resume continues after Ctrl-C, a crash or a reboot with
+ * nothing run twice; the report (review-report.c) is made from DIR's
+ * files after each workload and at the end.
+ *
+ * DIR/plan.json                  the settings (resume takes them)
+ * DIR/precondition.json          what was done, the steady-state rounds
+ * DIR/points/WL/max.json         the unthrottled (or as-fast-as-possible) run
+ * DIR/points/WL/PCT.json         each curve point
+ * DIR/traces/WL.csv, WL.prof     a VDI workload's generated trace
+ * DIR/review.json, summary.md, index.html
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include <json-c/json.h>
+
+#include "blkgenctl.h"
+#include "profile.h"
+#include "review.h"
+#include "run.h"
+
+struct review {
+	const char *dev;
+	const char *dir;
+	struct suite suite;
+	char suite_arg[4096];
+	char precondition[8];	/* fill, pts, none */
+	char region[16];	/* percent of the device, "25%" */
+	unsigned int point_secs;
+	bool quick;
+	bool quiet;
+	double pct[64];
+	int npts;
+	int done, total;	/* runs, for the progress line */
+	time_t t0;
+	double est_run;		/* seconds a run takes, for the ETA */
+};
+
+static const char *review_usage =
+	"blkgenctl review --device DEV --allow-write -O DIR [--suite NAME|FILE]\n"
+	"                 [--precondition fill|pts|none] [--region PCT] [--point-secs N]\n"
+	"                 [--quick] [--resume] [-q]\n"
+	"       blkgenctl review --report -O DIR\n"
+	"       blkgenctl review --dry-run [--suite NAME|FILE] [--device DEV] [--quick] ...";
+
+static const char *review_help =
+	"\n"
+	"The reviews' method in one command: precondition DEV, then for every\n"
+	"workload of the suite the maximum and a curve of percents of it over\n"
+	"the test region; DIR gets review.json, summary.md and index.html.\n"
+	"Every point is saved at once: --resume continues where a run stopped.\n"
+	"\n"
+	"      --device DEV        the drive (all its data is overwritten)\n"
+	"      --allow-write       required: the review writes the whole drive\n"
+	"  -O, --output-dir DIR    where the points and the report go\n"
+	"      --suite NAME|FILE   the suite (default full; installed ones in\n"
+	"                          BLKGEN_SUITES)\n"
+	"      --precondition M    fill (default: write the drive twice), pts\n"
+	"                          (purge, fill, rounds to steady state) or none\n"
+	"      --region PCT        the test region, from the start (default 25%)\n"
+	"      --point-secs N      each run's measured seconds (default 60, after\n"
+	"                          a warmup of a sixth of it)\n"
+	"      --quick             short points (2 s), three of them (10,50,100%),\n"
+	"                          a single fill: for a test VM\n"
+	"      --resume            continue the review in DIR with its settings\n"
+	"      --report            only make DIR's report again from its points\n"
+	"      --dry-run           print the plan and its duration, run nothing\n"
+	"  -q, --quiet             no per-run progress\n"
+	"Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded,\n"
+	"128+N stopped by signal N (DIR stays consistent: --resume).\n";
+
+/* ---- files --------------------------------------------------------------- */
+
+static int mkdirs(const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* Write @o to @path whole or not at all: aside, synced, renamed. */
+int review_save_json(const char *path, json_object *o)
+{
+	char tmp[4200];
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int fd, ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s) &&
+	     write(fd, "\n", 1) == 1 && !fsync(fd);
+	if (close(fd) || !ok || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void point_path(char *buf, size_t len, const struct review *rv,
+		       const char *wl, const char *pt)
+{
+	snprintf(buf, len, "%s/points/%s/%s.json", rv->dir, wl, pt);
+}
+
+/* ---- measuring ------------------------------------------------------------- */
+
+static json_object *lat_json(const struct blkgen_lat_hist *h)
+{
+	json_object *l = json_object_new_object();
+
+	json_object_object_add(l, "mean", json_object_new_double(report_mean(h)));
+	json_object_object_add(l, "p50", json_object_new_uint64(report_percentile(h, 50)));
+	json_object_object_add(l, "p99", json_object_new_uint64(report_percentile(h, 99)));
+	json_object_object_add(l, "p99.9", json_object_new_uint64(report_percentile(h, 99.9)));
+	json_object_object_add(l, "max", json_object_new_uint64(h->count ? h->max_ns : 0));
+	return l;
+}
+
+static void put_rate(json_object *o, uint64_t ios, uint64_t bytes,
+		     uint64_t ms)
+{
+	json_object_object_add(o, "ios", json_object_new_uint64(ios));
+	json_object_object_add(o, "iops", json_object_new_double(ms ? ios * 1000.0 / ms : 0));
+	json_object_object_add(o, "bw_bytes", json_object_new_double(ms ? bytes * 1000.0 / ms : 0));
+}
+
+/* A run's point: its target, the whole and each direction. */
+static json_object *point_json(const struct job_result *r, double pct,
+			       uint64_t target)
+{
+	struct blkgen_lat_hist *all = malloc(sizeof(*all));
+	struct blkgen_lat_hist *dh = malloc(sizeof(*dh));
+	static const char *const names[] = { "read", "write" };
+	json_object *pt = json_object_new_object();
+	uint64_t ios = 0, bytes = 0;
+	int i, d;
+
+	if (!all || !dh) {
+		free(all);
+		free(dh);
+		json_object_put(pt);
+		return NULL;
+	}
+	blkgen_hist_reset(all);
+	json_object_object_add(pt, "target_pct", json_object_new_double(pct));
+	json_object_object_add(pt, "target_iops", json_object_new_uint64(target));
+	for (d = 0; d < 2; d++) {
+		json_object *o = json_object_new_object();
+		uint64_t dios = 0, dbytes = 0;
+
+		blkgen_hist_reset(dh);
+		for (i = 0; i < r->nr_wl; i++) {
+			dios += r->wl[i].dir[d].ios;
+			dbytes += r->wl[i].dir[d].bytes;
+			blkgen_hist_merge(dh, &r->wl[i].dir[d].lat);
+		}
+		blkgen_hist_merge(all, dh);
+		ios += dios;
+		bytes += dbytes;
+		put_rate(o, dios, dbytes, r->elapsed_ms);
+		json_object_object_add(o, "lat_ns", lat_json(dh));
+		json_object_object_add(pt, names[d], o);
+	}
+	put_rate(pt, ios, bytes, r->elapsed_ms);
+	json_object_object_add(pt, "lat_ns", lat_json(all));
+	json_object_object_add(pt, "elapsed_ms", json_object_new_uint64(r->elapsed_ms));
+	json_object_object_add(pt, "state", json_object_new_string(r->state));
+	json_object_object_add(pt, "error", json_object_new_string(r->error));
+	free(all);
+	free(dh);
+	return pt;
+}
+
+/* ---- progress ----------------------------------------------------------------- */
+
+static void say(const struct review *rv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct review *rv, const char *fmt, ...)
+{
+	double el = difftime(time(NULL), rv->t0), eta;
+	va_list ap;
+
+	eta = (rv->total - rv->done) * rv->est_run;
+	if (rv->done)
+		eta = (rv->total - rv->done) * el / rv->done;
+	fprintf(stderr, "review [%d/%d, %.0f s, ETA %.0f min] ", rv->done + 1,
+		rv->total, el, eta / 60);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- one run ---------------------------------------------------------------- */
+
+static void put_ms(struct profile_section *s, const char *key, double ms)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.0f", ms);
+	profile_put(s, key, buf, 0);
+}
+
+/*
+ * Run the loaded profile once, save its point at @file; *@iops its
+ * achieved IOPS. A failed job is saved too (its state and error say so);
+ * a signal is not: that point runs again on --resume.
+ */
+static int run_point(struct review *rv, struct profile *p,
+		     struct run_opts *o, const char *file, double pct,
+		     uint64_t target, double *iops)
+{
+	struct job_result r = { 0 };
+	char job[64];
+	json_object *pt;
+	int ret;
+
+	snprintf(job, sizeof(job), "review-%d", (int)getpid());
+	ret = run_job(p, o, job, &r);
+	if (run_interrupted()) {
+		result_free(&r);
+		return 128 + run_interrupted();
+	}
+	if (ret && ret != EXIT_FAIL) {
+		result_free(&r);
+		return ret;
+	}
+	if (!r.name) {
+		/* never started: nothing to save, and nothing to resume */
+		return EXIT_FAIL;
+	}
+	pt = point_json(&r, pct, target);
+	result_free(&r);
+	if (!pt)
+		return EXIT_FAIL;
+	*iops = json_object_get_double(json_object_object_get(pt, "iops"));
+	if (review_save_json(file, pt)) {
+		fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", file,
+			strerror(errno));
+		json_object_put(pt);
+		return EXIT_FAIL;
+	}
+	json_object_put(pt);
+	rv->done++;
+	return EXIT_OK;
+}
+
+/* The saved point's IOPS, or -1 if it is not there. */
+static double saved_iops(const char *file)
+{
+	json_object *o;
+	double v;
+
+	if (access(file, F_OK))
+		return -1;
+	o = json_object_from_file(file);
+	if (!o)
+		return -1;
+	v = json_object_get_double(json_object_object_get(o, "iops"));
+	json_object_put(o);
+	return v;
+}
+
+/* ---- workloads -------------------------------------------------------------- */
+
+static int region_pct(const struct review *rv)
+{
+	return atoi(rv->region);
+}
+
+/* A VDI workload: its trace (generated once, the same every time) and profile. */
+static int vdi_profile(struct review *rv, const struct suite_entry *e,
+		       char *prof, size_t len)
+{
+	char trace[4200], size[32], desk[16], secs[16];
+	uint64_t bytes = cfs_dev_bytes(rv->dev) / 100 * region_pct(rv);
+	FILE *f;
+
+	snprintf(trace, sizeof(trace), "%s/traces/%s.csv", rv->dir, e->name);
+	snprintf(prof, len, "%s/traces/%s.prof", rv->dir, e->name);
+	if (access(trace, F_OK)) {
+		char tmp[4300];
+		char *argv[] = { "vdi", "--clone", (char *)e->vdi_clone,
+				 "--phase", (char *)e->vdi_phase, "--desktops",
+				 desk, "--size", size, "--secs", secs, "-O", tmp,
+				 NULL };
+
+		snprintf(desk, sizeof(desk), "%u", rv->suite.desktops);
+		snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
+		snprintf(secs, sizeof(secs), "%u", rv->point_secs);
+		snprintf(tmp, sizeof(tmp), "%s/traces", rv->dir);
+		if (mkdirs(tmp))
+			return EXIT_FAIL;
+		snprintf(tmp, sizeof(tmp), "%s.tmp", trace);
+		if (cmd_vdi(13, argv) || rename(tmp, trace))
+			return EXIT_FAIL;
+	}
+	f = fopen(prof, "w");
+	if (!f)
+		return EXIT_FAIL;
+	fprintf(f, "# %s: a StorageReview-style VDI trace (Documentation/vdi.rst)\n"
+		"[job]\nduration_ms = 0\n\n[workload %s]\ntrace = %s\ndepth = 32\n",
+		e->title, e->name, trace);
+	return fclose(f) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int run_entry(struct review *rv, const struct suite_entry *e)
+{
+	struct run_opts o = { .quiet = rv->quiet, .allow_write = true,
+			      .said_overwrite = true, .ops = &print_normal_ops };
+	char file[4200], prof[4200], range[32], rate[32], name[32];
+	struct profile p = { 0 };
+	double max, trace_iops = 0, iops;
+	uint64_t target;
+	int i, ret;
+
+	snprintf(file, sizeof(file), "%s/points/%s", rv->dir, e->name);
+	if (mkdirs(file)) {
+		fprintf(stderr, "blkgenctl: review: mkdir %s: %s\n", file, strerror(errno));
+		return EXIT_FAIL;
+	}
+	o.devices[o.nr_devices++] = rv->dev;
+	for (i = 0; i < e->nr_sets; i++)
+		o.sets[o.nr_sets++] = e->sets[i];
+	snprintf(range, sizeof(range), "range=0%%-%d%%", region_pct(rv));
+	o.sets[o.nr_sets++] = range;
+	if (e->vdi_clone[0]) {
+		ret = vdi_profile(rv, e, prof, sizeof(prof));
+		if (ret) {
+			fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
+				e->name, rv->dir, strerror(errno));
+			return ret;
+		}
+	} else {
+		snprintf(prof, sizeof(prof), "%s", e->profile);
+	}
+	ret = run_load(prof, &p, &o);
+	if (ret)
+		goto out;
+	if (!e->vdi_clone[0]) {
+		put_ms(&p.job, "duration_ms", rv->point_secs * 1000.0);
+		put_ms(&p.job, "warmup_ms", rv->point_secs * 1000.0 / 6);
+	} else if (curve_trace_rate(&p, &trace_iops) || !trace_iops) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+
+	point_path(file, sizeof(file), rv, e->name, "max");
+	max = saved_iops(file);
+	if (max < 0) {
+		say(rv, "%s: maximum (%s)", e->title,
+		    trace_iops ? "the trace as fast as possible" : "unthrottled");
+		profile_put(&p.job, "rate_iops", "0", 0);
+		if (trace_iops)
+			profile_put(&p.wl[0], "replay", "afap", 0);
+		ret = run_point(rv, &p, &o, file, 0, 0, &max);
+		if (ret)
+			goto out;
+	}
+	if (max < 1)
+		max = 10000;	/* vdbench's fallback for a run without I/O */
+	for (i = 0; i < rv->npts; i++) {
+		snprintf(name, sizeof(name), "%g", rv->pct[i]);
+		point_path(file, sizeof(file), rv, e->name, name);
+		if (saved_iops(file) >= 0)
+			continue;
+		target = curve_target((uint64_t)(max + 0.5), rv->pct[i]);
+		snprintf(rate, sizeof(rate), "%llu", (unsigned long long)target);
+		if (trace_iops) {
+			char speed[32];
+			double sp = target / trace_iops * 100;
+
+			sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
+			snprintf(speed, sizeof(speed), "%.2f", sp);
+			profile_put(&p.wl[0], "replay", "timed", 0);
+			profile_put(&p.wl[0], "replay_speed", speed, 0);
+		} else {
+			profile_put(&p.job, "rate_iops", rate, 0);
+		}
+		say(rv, "%s: %g%% of %.0f = %s IOPS", e->title, rv->pct[i], max, rate);
+		ret = run_point(rv, &p, &o, file, rv->pct[i], target, &iops);
+		if (ret)
+			goto out;
+	}
+out:
+	profile_free(&p);
+	return ret;
+}
+
+/* ---- preconditioning ------------------------------------------------------------ */
+
+/* Discard the whole device: secure discard, else discard; the method used. */
+static const char *purge(const char *dev)
+{
+	uint64_t range[2] = { 0, cfs_dev_bytes(dev) };
+	int fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
+	const char *how = "none (the device takes neither secure discard nor discard)";
+
+	if (fd < 0)
+		return "none (the device could not be opened exclusively)";
+	if (!ioctl(fd, BLKSECDISCARD, range))
+		how = "secure discard (BLKSECDISCARD)";
+	else if (!ioctl(fd, BLKDISCARD, range))
+		how = "discard (BLKDISCARD)";
+	close(fd);
+	return how;
+}
+
+/* A precondition run of a profile; its measured point (or NULL). */
+static json_object *pre_run(struct review *rv, const char *prof,
+			    const char **sets, int nr, int *ret)
+{
+	struct run_opts o = { .quiet = rv->quiet, .allow_write = true,
+			      .said_overwrite = true, .ops = &print_normal_ops };
+	struct profile p = { 0 };
+	struct job_result r = { 0 };
+	json_object *pt = NULL;
+	int i;
+
+	o.devices[o.nr_devices++] = rv->dev;
+	for (i = 0; i < nr; i++)
+		o.sets[o.nr_sets++] = sets[i];
+	*ret = run_load(prof, &p, &o);
+	if (!*ret) {
+		char job[64];
+
+		snprintf(job, sizeof(job), "review-%d", (int)getpid());
+		*ret = run_job(&p, &o, job, &r);
+		if (!*ret)
+			pt = point_json(&r, 0, 0);
+		result_free(&r);
+	}
+	profile_free(&p);
+	if (run_interrupted())
+		*ret = 128 + run_interrupted();
+	return pt;
+}
+
+static int precondition(struct review *rv)
+{
+	char file[4200], secs[32], warm[32], range[32];
+	const char *fill_sets[] = { rv->quick ? "io_limit=1x" : "io_limit=2x" };
+	json_object *pc, *arr, *pt;
+	double y[32];
+	struct steady st = { 0 };
+	int ret, n = 0, max_rounds = rv->quick ? 8 : 25;
+	time_t t;
+
+	snprintf(file, sizeof(file), "%s/precondition.json", rv->dir);
+	if (!access(file, F_OK))
+		return EXIT_OK;		/* done before this --resume */
+	pc = json_object_new_object();
+	json_object_object_add(pc, "method", json_object_new_string(rv->precondition));
+	if (!strcmp(rv->precondition, "none"))
+		goto save;
+	if (!strcmp(rv->precondition, "pts")) {
+		const char *how = purge(rv->dev);
+
+		say(rv, "precondition: purge: %s", how);
+		json_object_object_add(pc, "purge", json_object_new_string(how));
+	}
+	say(rv, "precondition: sequential fill, 128 KiB writes, %s the device",
+	    rv->quick ? "once over" : "twice over");
+	t = time(NULL);
+	pt = pre_run(rv, "precondition", fill_sets, 1, &ret);
+	if (ret) {
+		json_object_put(pc);
+		return ret;
+	}
+	json_object_object_add(pt, "secs", json_object_new_double(difftime(time(NULL), t)));
+	json_object_object_add(pc, "fill", pt);
+	if (strcmp(rv->precondition, "pts"))
+		goto save;
+	/* Workload-dependent rounds: 4 KiB random writes over the region. */
+	snprintf(secs, sizeof(secs), "duration_ms=%u", rv->point_secs * 1000);
+	snprintf(warm, sizeof(warm), "warmup_ms=0");
+	snprintf(range, sizeof(range), "range=0%%-%d%%", region_pct(rv));
+	arr = json_object_new_array();
+	json_object_object_add(pc, "rounds", arr);
+	while (n < max_rounds) {
+		const char *sets[] = { secs, warm, range, "depth=32" };
+
+		say(rv, "precondition: steady-state round %d (4 KiB random writes)", n + 1);
+		pt = pre_run(rv, "4k-random-write", sets, 4, &ret);
+		if (ret) {
+			json_object_put(pc);
+			return ret;
+		}
+		y[n] = json_object_get_double(json_object_object_get(pt, "iops"));
+		json_object_array_add(arr, json_object_new_double(y[n]));
+		json_object_put(pt);
+		if (steady_check(y, ++n, &st))
+			break;
+	}
+	json_object_object_add(pc, "max_rounds", json_object_new_int(max_rounds));
+	json_object_object_add(pc, "window", json_object_new_int(STEADY_WINDOW));
+	json_object_object_add(pc, "steady_state", json_object_new_boolean(st.attained));
+	json_object_object_add(pc, "window_avg", json_object_new_double(st.avg));
+	json_object_object_add(pc, "excursion", json_object_new_double(st.excursion));
+	json_object_object_add(pc, "slope_excursion", json_object_new_double(st.slope_excursion));
+	say(rv, "precondition: steady state %s after %d rounds (window average %.0f IOPS)",
+	    st.attained ? "attained" : "NOT attained", n, st.avg);
+save:
+	ret = review_save_json(file, pc) ? EXIT_FAIL : EXIT_OK;
+	if (ret)
+		fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", file, strerror(errno));
+	json_object_put(pc);
+	return ret;
+}
+
+/* ---- the plan ------------------------------------------------------------------ */
+
+static void device_id(const char *dev, const char *what, char *buf, size_t len)
+{
+	char path[512], *real = realpath(dev, NULL);
+	const char *name = real ? real : dev;
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/device/%s", base, what);
+	cfs_read_text(path, buf, len);
+	free(real);
+}
+
+static void describe_device(const char *dev, char *buf, size_t len)
+{
+	char model[128];
+
+	device_id(dev, "model", model, sizeof(model));
+	snprintf(buf, len, "%.1f GB%s%s", cfs_dev_bytes(dev) / 1e9,
+		 model[0] ? ", " : "", model);
+}
+
+static json_object *plan_json(const struct review *rv)
+{
+	json_object *o = json_object_new_object(), *d = json_object_new_object();
+	json_object *pts = json_object_new_array();
+	char buf[256], date[64];
+	struct utsname u;
+	time_t now = time(NULL);
+	int i;
+
+	json_object_object_add(o, "blkgenctl_version", json_object_new_string(BLKGENCTL_VERSION));
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	json_object_object_add(o, "date", json_object_new_string(date));
+	uname(&u);
+	json_object_object_add(o, "kernel", json_object_new_string(u.release));
+	json_object_object_add(d, "path", json_object_new_string(rv->dev));
+	device_id(rv->dev, "model", buf, sizeof(buf));
+	json_object_object_add(d, "model", json_object_new_string(buf));
+	device_id(rv->dev, "serial", buf, sizeof(buf));
+	json_object_object_add(d, "serial", json_object_new_string(buf));
+	device_id(rv->dev, "firmware_rev", buf, sizeof(buf));
+	json_object_object_add(d, "firmware", json_object_new_string(buf));
+	json_object_object_add(d, "capacity_bytes", json_object_new_uint64(cfs_dev_bytes(rv->dev)));
+	json_object_object_add(o, "device", d);
+	json_object_object_add(o, "suite", json_object_new_string(rv->suite_arg));
+	json_object_object_add(o, "precondition", json_object_new_string(rv->precondition));
+	json_object_object_add(o, "region", json_object_new_string(rv->region));
+	json_object_object_add(o, "point_secs", json_object_new_int(rv->point_secs));
+	json_object_object_add(o, "quick", json_object_new_boolean(rv->quick));
+	for (i = 0; i < rv->npts; i++)
+		json_object_array_add(pts, json_object_new_double(rv->pct[i]));
+	json_object_object_add(o, "points", pts);
+	return o;
+}
+
+/* --resume: the plan's settings; the device must be the same. */
+static int resume_plan(struct review *rv, const char *file)
+{
+	json_object *o = json_object_from_file(file), *v;
+	char *real_a, *real_b;
+	int i, ret = EXIT_OK;
+
+	if (!o) {
+		fprintf(stderr, "blkgenctl: review --resume: no review in %s (%s)\n",
+			rv->dir, json_util_get_last_err());
+		return EXIT_USAGE;
+	}
+	v = json_object_object_get(json_object_object_get(o, "device"), "path");
+	real_a = realpath(rv->dev, NULL);
+	real_b = realpath(json_object_get_string(v) ? json_object_get_string(v) : "", NULL);
+	if (!real_a || !real_b || strcmp(real_a, real_b)) {
+		fprintf(stderr, "blkgenctl: review --resume: %s is a review of %s, not %s\n",
+			rv->dir, json_object_get_string(v), rv->dev);
+		ret = EXIT_USAGE;
+	}
+	free(real_a);
+	free(real_b);
+	snprintf(rv->suite_arg, sizeof(rv->suite_arg), "%s",
+		 json_object_get_string(json_object_object_get(o, "suite")));
+	snprintf(rv->precondition, sizeof(rv->precondition), "%s",
+		 json_object_get_string(json_object_object_get(o, "precondition")));
+	snprintf(rv->region, sizeof(rv->region), "%s",
+		 json_object_get_string(json_object_object_get(o, "region")));
+	rv->point_secs = json_object_get_int(json_object_object_get(o, "point_secs"));
+	rv->quick = json_object_get_boolean(json_object_object_get(o, "quick"));
+	v = json_object_object_get(o, "points");
+	rv->npts = 0;
+	for (i = 0; v && i < (int)json_object_array_length(v) && i < 64; i++)
+		rv->pct[rv->npts++] = json_object_get_double(json_object_array_get_idx(v, i));
+	json_object_put(o);
+	return ret;
+}
+
+/* Whether run_load() finds PROFILE: a file, or an installed name. */
+static bool profile_found(const char *name)
+{
+	const char *dir = getenv("BLKGEN_PROFILES");
+	char path[4096];
+	size_t n = strlen(name);
+
+	if (!access(name, F_OK) || strchr(name, '/'))
+		return !access(name, F_OK);
+	if (!dir || !*dir)
+		dir = BLKGEN_PROFILE_DIR;
+	return !path_join(path, sizeof(path), dir, name,
+			  n > 5 && !strcmp(name + n - 5, ".prof") ? "" : ".prof") &&
+	       !access(path, F_OK);
+}
+
+static const char *duration(double secs, char *buf, size_t len)
+{
+	if (secs < 3600)
+		snprintf(buf, len, "%.0f min", ceil(secs / 60));
+	else
+		snprintf(buf, len, "%.1f h", secs / 3600);
+	return buf;
+}
+
+/* How long: the runs, and the preconditioning at 2 GB/s (said so). */
+static void plan_estimate(const struct review *rv)
+{
+	double runs = rv->total * rv->est_run, pre = 0;
+	uint64_t bytes = rv->dev ? cfs_dev_bytes(rv->dev) : 0;
+	int passes = rv->quick ? 1 : 2;
+	char buf[32];
+
+	fprintf(stderr, "review: %d runs: about %s", rv->total,
+		duration(runs, buf, sizeof(buf)));
+	if (strcmp(rv->precondition, "none")) {
+		if (bytes) {
+			pre = passes * bytes / 2e9;
+			fprintf(stderr, ", after a fill of %d x %.1f GB (at 2 GB/s: %s)",
+				passes, bytes / 1e9, duration(pre, buf, sizeof(buf)));
+		} else {
+			fprintf(stderr, ", after a fill of %d x the drive's capacity", passes);
+		}
+		if (!strcmp(rv->precondition, "pts"))
+			fprintf(stderr, " and up to %d steady-state rounds of %u s",
+				rv->quick ? 8 : 25, rv->point_secs);
+	}
+	fprintf(stderr, "\n");
+}
+
+static bool is_block(const char *dev)
+{
+	struct stat st;
+
+	return !stat(dev, &st) && S_ISBLK(st.st_mode);
+}
+
+int cmd_review(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "allow-write", no_argument, NULL, 'W' },
+		{ "output-dir", required_argument, NULL, 'O' },
+		{ "suite", required_argument, NULL, 's' },
+		{ "precondition", required_argument, NULL, 'p' },
+		{ "region", required_argument, NULL, 'r' },
+		{ "point-secs", required_argument, NULL, 'S' },
+		{ "quick", no_argument, NULL, 'Q' },
+		{ "resume", no_argument, NULL, 'R' },
+		{ "report", no_argument, NULL, 'P' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct review rv = { .precondition = "fill", .region = "25%" };
+	bool allow = false, resume = false, secs_given = false, report = false;
+	bool dry_run = false;
+	char plan[4200], err[8192], *end;
+	const char *suite = "full";
+	json_object *pj;
+	int c, i, ret, pct;
+	unsigned long v;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "O:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			rv.dev = optarg;
+			break;
+		case 'W':
+			allow = true;
+			break;
+		case 'O':
+			rv.dir = optarg;
+			break;
+		case 's':
+			suite = optarg;
+			break;
+		case 'p':
+			if (strcmp(optarg, "fill") && strcmp(optarg, "pts") &&
+			    strcmp(optarg, "none")) {
+				fprintf(stderr, "blkgenctl: review: --precondition %s: expected fill, pts or none\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			snprintf(rv.precondition, sizeof(rv.precondition), "%s", optarg);
+			break;
+		case 'r':
+			pct = (int)strtol(optarg, &end, 10);
+			if (end == optarg || (*end && strcmp(end, "%")) || pct < 1 || pct > 100) {
+				fprintf(stderr, "blkgenctl: review: --region %s: expected a percent of the device, 1%% to 100%%\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			snprintf(rv.region, sizeof(rv.region), "%d%%", pct);
+			break;
+		case 'S':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > 86400) {
+				fprintf(stderr, "blkgenctl: review: --point-secs %s: expected 1 to 86400\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			rv.point_secs = (unsigned int)v;
+			secs_given = true;
+			break;
+		case 'Q':
+			rv.quick = true;
+			break;
+		case 'R':
+			resume = true;
+			break;
+		case 'P':
+			report = true;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case 'q':
+			rv.quiet = true;
+			break;
+		case 'h':
+			printf("usage: %s\n%s", review_usage, review_help);
+			return EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (report && optind == argc && rv.dir)
+		return review_report(rv.dir, rv.quiet);
+	if (optind != argc || (!dry_run && (!rv.dev || !rv.dir)))
+		goto usage;
+	if (!dry_run && !allow) {
+		fprintf(stderr, "blkgenctl: review writes all of %s (its fill and its write workloads) and destroys its data: add --allow-write\n",
+			rv.dev);
+		return EXIT_USAGE;
+	}
+	if (rv.dir)
+		snprintf(plan, sizeof(plan), "%s/plan.json", rv.dir);
+	if (resume) {
+		if (!rv.dir || !rv.dev)
+			goto usage;
+		ret = resume_plan(&rv, plan);
+		if (ret)
+			return ret;
+		fprintf(stderr, "review: resuming %s with its settings (suite %s, %s, region %s, %u s points)\n",
+			rv.dir, rv.suite_arg, rv.precondition, rv.region, rv.point_secs);
+	} else {
+		if (rv.dir && !dry_run && !access(plan, F_OK)) {
+			fprintf(stderr, "blkgenctl: review: %s holds a review already: --resume to continue it, or give another -O\n",
+				rv.dir);
+			return EXIT_USAGE;
+		}
+		snprintf(rv.suite_arg, sizeof(rv.suite_arg), "%s", suite);
+		if (!secs_given)
+			rv.point_secs = rv.quick ? 2 : 60;
+		rv.npts = curve_points(rv.quick ? "10,50,100" : "10-120,10", rv.pct, 64);
+	}
+	if (suite_load(rv.suite_arg, &rv.suite, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: review: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (!resume && !rv.quick && rv.suite.points[0]) {
+		rv.npts = curve_points(rv.suite.points, rv.pct, 64);
+		if (rv.npts <= 0) {
+			fprintf(stderr, "blkgenctl: review: %s: points = %s: expected FROM-TO,STEP or P,P,...\n",
+				rv.suite.file, rv.suite.points);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	for (i = 0; i < rv.suite.n; i++) {
+		const struct suite_entry *e = &rv.suite.e[i];
+
+		if (e->profile[0] && !profile_found(e->profile)) {
+			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: no profile '%s' (a file, or a name in BLKGEN_PROFILES or the installed profiles)\n",
+				rv.suite.file, e->line, e->name, e->profile);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (rv.quick)
+		rv.suite.desktops = rv.suite.desktops < 4 ? rv.suite.desktops : 4;
+
+	/* The plan, and how long it takes. */
+	rv.total = rv.suite.n * (1 + rv.npts);
+	rv.est_run = rv.point_secs * 7.0 / 6 + 1;
+	fprintf(stderr, "review: suite %s (%s): %d workloads x (maximum + %d points) of %u s; precondition %s, region %s\n",
+		rv.suite.name, rv.suite.title[0] ? rv.suite.title : rv.suite.file,
+		rv.suite.n, rv.npts, rv.point_secs, rv.precondition, rv.region);
+	for (i = 0; i < rv.suite.n; i++)
+		fprintf(stderr, "review:   %-24s %s\n", rv.suite.e[i].name,
+			rv.suite.e[i].title);
+	plan_estimate(&rv);
+	if (dry_run) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (!is_block(rv.dev)) {
+		fprintf(stderr, "blkgenctl: review: %s is not a block device\n", rv.dev);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!cfs_module_loaded()) {
+		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+		ret = EXIT_NOMOD;
+		goto out;
+	}
+	if (mkdirs(rv.dir)) {
+		fprintf(stderr, "blkgenctl: review: mkdir %s: %s\n", rv.dir, strerror(errno));
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (!resume) {
+		pj = plan_json(&rv);
+		ret = review_save_json(plan, pj);
+		json_object_put(pj);
+		if (ret) {
+			fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", plan, strerror(errno));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+	}
+	rv.t0 = time(NULL);
+	describe_device(rv.dev, err, sizeof(err));
+	fprintf(stderr, "review: will overwrite all of %s (%s); the points go to %s\n",
+		rv.dev, err, rv.dir);
+
+	ret = precondition(&rv);
+	for (i = 0; !ret && i < rv.suite.n; i++) {
+		ret = run_entry(&rv, &rv.suite.e[i]);
+		if (!ret || run_interrupted())
+			review_report(rv.dir, true);
+	}
+	if (run_interrupted()) {
+		fprintf(stderr, "review: stopped; %s is consistent: blkgenctl review --device %s --allow-write -O %s --resume continues it\n",
+			rv.dir, rv.dev, rv.dir);
+		ret = 128 + run_interrupted();
+	} else if (!ret) {
+		ret = review_report(rv.dir, false);
+	}
+out:
+	suite_free(&rv.suite);
+	return ret;
+usage:
+	fprintf(stderr, "usage: %s\n", review_usage);
+	return EXIT_USAGE;
+}

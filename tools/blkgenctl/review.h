@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blkgenctl review: the seeds' method in one command (review.c: the
+ * runner and its resume; review-suite.c: suite files; review-steady.c:
+ * the PTS steady-state test; review-report.c: review.json, summary.md,
+ * index.html and compare).
+ */
+#ifndef BLKGENCTL_REVIEW_H
+#define BLKGENCTL_REVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SUITE_MAX	64
+#define SUITE_MAX_SETS	16
+
+struct suite_entry {
+	char name[64];
+	char title[128];
+	char profile[256];	/* a profile's name or file; "" for a VDI trace */
+	char vdi_clone[16];	/* vdi = CLONE PHASE */
+	char vdi_phase[32];
+	char *sets[SUITE_MAX_SETS];	/* [WL.]KEY=VALUE, as run --set */
+	int nr_sets;
+	bool mbps;		/* sequential: charted and ranked in MB/s */
+	char note[256];		/* what it rests on, for the report */
+	int line;
+};
+
+struct suite {
+	char file[4096];
+	char name[64];
+	char title[256];
+	char points[128];	/* the curve's percents */
+	unsigned int desktops;	/* VDI traces */
+	struct suite_entry e[SUITE_MAX];
+	int n;
+};
+
+int suite_load(const char *arg, struct suite *s, char *err, size_t len);
+void suite_free(struct suite *s);
+const char *suite_dir(void);
+
+/* PTS steady state over a window of rounds (review-steady.c). */
+struct steady {
+	double avg, excursion, slope_excursion;	/* over the window */
+	bool attained;
+};
+
+#define STEADY_WINDOW	5
+bool steady_check(const double *y, int n, struct steady *st);
+
+struct json_object;
+int review_save_json(const char *path, struct json_object *o);
+
+/* review-report.c */
+int review_report(const char *dir, bool quiet);
+int cmd_compare(int argc, char **argv);
+int cmd_review(int argc, char **argv);
+
+#endif /* BLKGENCTL_REVIEW_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blkgenctl: running a profile's job (cmd-run.c), for the commands built
+ * on it (run, curve, replay, review).
+ */
+#ifndef BLKGENCTL_RUN_H
+#define BLKGENCTL_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "blkgenctl.h"
+#include "profile.h"
+
+struct run_opts {
+	const char *devices[PROFILE_MAX_WL];
+	int nr_devices;
+	const char *sets[64];
+	int nr_sets;
+	bool allow_write;
+	bool quiet;
+	bool keep;
+	bool said_overwrite;	/* the caller warned of the overwrite once */
+	const char *name;
+	const struct print_ops *ops;
+};
+
+/* Load PROFILE (a file or an installed name), apply @o, check it, catch signals. */
+int run_load(const char *file, struct profile *p, struct run_opts *o);
+/* Create, run and remove the job; its results into @res (or printed). */
+int run_job(struct profile *p, struct run_opts *o, const char *job,
+	    struct job_result *res);
+/* The signal that stopped us (SIGINT, SIGTERM), 0 if none. */
+int run_interrupted(void);
+
+/* vdbench's curve */
+int curve_points(const char *s, double *pts, int max);
+uint64_t curve_target(uint64_t max, double pct);
+int curve_trace_rate(struct profile *p, double *iops);
+
+#endif /* BLKGENCTL_RUN_H */
