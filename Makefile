@@ -78,6 +78,8 @@ install: all man
 	install -D -m 0755 tools/blkgenctl/blkgenctl $(DESTDIR)$(PREFIX)/sbin/blkgenctl
 	install -d $(DESTDIR)$(PREFIX)/share/blkgen/profiles
 	install -m 0644 tools/profiles/*.prof $(DESTDIR)$(PREFIX)/share/blkgen/profiles/
+	install -d $(DESTDIR)$(PREFIX)/share/blkgen/suites
+	install -m 0644 tools/suites/*.suite $(DESTDIR)$(PREFIX)/share/blkgen/suites/
 	install -D -m 0644 build/man/blkgenctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8
 	install -d $(DESTDIR)$(PREFIX)/share/doc/blkgen
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(PREFIX)/share/doc/blkgen/

@@ -51,6 +51,13 @@ rc=0
 BLKGEN_PROFILES=$pre/share/blkgen/profiles BLKGEN_SYSFS=$tmp/none BLKGEN_CONFIGFS=$tmp/none \
 	"$pre/sbin/blkgenctl" run 4k-random-read --device /dev/null > /dev/null 2> "$tmp/err" || rc=$?
 check "a profile by name (exit $rc: $(cat "$tmp/err"))" "[ $rc = 3 ]"
+check "review suites installed" \
+	"[ \$(ls '$pre/share/blkgen/suites'/*.suite | wc -l) -eq \$(ls '$top/tools/suites'/*.suite | wc -l) ]"
+# A suite by name, its profiles found in the installed directory.
+rc=0
+BLKGEN_SUITES=$pre/share/blkgen/suites BLKGEN_PROFILES=$pre/share/blkgen/profiles \
+	"$pre/sbin/blkgenctl" review --dry-run --suite full > /dev/null 2> "$tmp/err" || rc=$?
+check "a review suite by name (exit $rc: $(tail -1 "$tmp/err"))" "[ $rc = 0 ] && grep -q 'suite full (' '$tmp/err'"
 # shellcheck disable=SC1091
 complete_words() {
 	(

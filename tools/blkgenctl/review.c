@@ -50,7 +50,8 @@ struct review {
 	bool quiet;
 	double pct[64];
 	int npts;
-	int done, total;	/* runs, for the progress line */
+	int done, total;	/* points saved (before too), of all */
+	int ran;		/* runs of this invocation, for the ETA */
 	time_t t0;
 	double est_run;		/* seconds a run takes, for the ETA */
 };
@@ -213,8 +214,8 @@ static void say(const struct review *rv, const char *fmt, ...)
 	va_list ap;
 
 	eta = (rv->total - rv->done) * rv->est_run;
-	if (rv->done)
-		eta = (rv->total - rv->done) * el / rv->done;
+	if (rv->ran)
+		eta = (rv->total - rv->done) * el / rv->ran;
 	fprintf(stderr, "review [%d/%d, %.0f s, ETA %.0f min] ", rv->done + 1,
 		rv->total, el, eta / 60);
 	va_start(ap, fmt);
@@ -274,6 +275,7 @@ static int run_point(struct review *rv, struct profile *p,
 	}
 	json_object_put(pt);
 	rv->done++;
+	rv->ran++;
 	return EXIT_OK;
 }
 
@@ -291,6 +293,24 @@ static double saved_iops(const char *file)
 	v = json_object_get_double(json_object_object_get(o, "iops"));
 	json_object_put(o);
 	return v;
+}
+
+/* Points of the suite saved in DIR (a resumed review's start). */
+static int saved_points(const struct review *rv)
+{
+	char file[4200], name[32];
+	int i, k, n = 0;
+
+	for (i = 0; i < rv->suite.n; i++) {
+		point_path(file, sizeof(file), rv, rv->suite.e[i].name, "max");
+		n += !access(file, F_OK);
+		for (k = 0; k < rv->npts; k++) {
+			snprintf(name, sizeof(name), "%g", rv->pct[k]);
+			point_path(file, sizeof(file), rv, rv->suite.e[i].name, name);
+			n += !access(file, F_OK);
+		}
+	}
+	return n;
 }
 
 /* ---- workloads -------------------------------------------------------------- */
@@ -880,6 +900,9 @@ int cmd_review(int argc, char **argv)
 			goto out;
 		}
 	}
+	rv.done = saved_points(&rv);
+	if (resume)
+		fprintf(stderr, "review: %d of %d points saved before\n", rv.done, rv.total);
 	rv.t0 = time(NULL);
 	describe_device(rv.dev, err, sizeof(err));
 	fprintf(stderr, "review: will overwrite all of %s (%s); the points go to %s\n",
