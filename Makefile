@@ -14,6 +14,8 @@
 #                              in the VM (ICOUNT=1: instructions per I/O)
 #   make vmshell [KERNEL=6.12] boot the test VM with an interactive shell
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
+#   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
+#                              its report drawn in build/demo-review/
 #   make man                   build/man/blkgenctl.8 from Documentation/
 #   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
 #   make uninstall
@@ -33,7 +35,7 @@ VERSION := 0.1
 # The kernel release the module is built for (KDIR's), for install.
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
-.PHONY: all module tool unit check debug-kernel bench vmshell demo man \
+.PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review man \
 	install uninstall dkms-install dkms-uninstall clean help
 
 all: module tool
@@ -65,6 +67,9 @@ vmshell: tool
 
 demo:
 	KERNEL="$(KERNEL)" tests/demo.sh
+
+demo-review:
+	KERNEL="$(KERNEL)" tests/demo-review.sh
 
 build/man/blkgenctl.8: Documentation/blkgenctl.rst
 	@command -v rst2man > /dev/null || { echo "blkgen: rst2man not found: apt-get install python3-docutils" >&2; exit 1; }

@@ -127,6 +127,12 @@ if [ "${VM:-1}" != 0 ]; then
 		step "fio tools: fio_jsonplus_clat2csv on the VM's run -o fio" \
 			tests/fio-vm-check.sh "$top/build/vm"
 	fi
+	# A real review's report (review/001's, the VM has no gnuplot) drawn
+	# here and opened in headless Chromium.
+	if [ ${#kernels[@]} -gt 0 ]; then
+		step "review: the VM's review drawn and opened in Chromium" \
+			tests/review-vm-check.sh "$top/build/vm"
+	fi
 	# The README's first command, shortened: corners of 1 s, a 2-point curve.
 	demo_check() {
 		local log=$top/build/demo-check.log
@@ -141,6 +147,21 @@ if [ "${VM:-1}" != 0 ]; then
 	}
 	if [ -n "$newest" ]; then
 		step "demo: make demo (short)" demo_check
+	fi
+	# make demo-review: the pm1743 suite's review in the VM, drawn here.
+	demo_review_check() {
+		local log=$top/build/demo-review-check.log
+		if KERNEL=$newest tests/demo-review.sh > "$log" 2>&1 &&
+		   [ "$(grep -c '<section class="workload"' build/demo-review/index.html)" -eq 9 ] &&
+		   [ "$(grep -c '<svg' build/demo-review/index.html)" -eq 9 ] &&
+		   grep -q '^| 4K random read (128) | [0-9,]* |' build/demo-review/summary.md; then
+			return 0
+		fi
+		tail -n 40 "$log"
+		return 1
+	}
+	if [ -n "$newest" ]; then
+		step "demo: make demo-review (pm1743, --quick)" demo_review_check
 	fi
 fi
 

@@ -131,6 +131,23 @@ else
 	fi
 fi
 
+# review.json alone (copied from where the review ran) draws the same report.
+mkdir "$tmp/copy" && cp "$tmp/a/review.json" "$tmp/copy/"
+if "$ctl" review --report -O "$tmp/copy" -q 2> "$tmp/err" &&
+   cmp -s "$tmp/a/summary.md" "$tmp/copy/summary.md" &&
+   [ "$(grep -c '<svg' "$tmp/copy/index.html")" = 4 ]; then
+	ok "review --report of a review.json alone: the same summary.md, 4 charts"
+else
+	notok "review --report of a review.json alone: $(cat "$tmp/err")"
+fi
+mkdir "$tmp/none"
+"$ctl" review --report -O "$tmp/none" 2> "$tmp/err"
+if [ $? = 1 ] && grep -q 'no review here (no plan.json, and no review.json' "$tmp/err"; then
+	ok "review --report of an empty directory: exit 1, said"
+else
+	notok "review --report of an empty directory: $(cat "$tmp/err")"
+fi
+
 # A point missing: the review is not complete, and says so.
 mk_review "$tmp/part" "Drive A" 1
 rm "$tmp/part/points/vdi-lc-boot/50.json"

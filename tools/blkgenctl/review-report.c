@@ -501,10 +501,23 @@ int review_report(const char *dir, bool quiet)
 	FILE *f;
 	int ret = EXIT_OK;
 
-	root = collect(dir, err, sizeof(err));
-	if (!root) {
-		fprintf(stderr, "blkgenctl: review: %s\n", err);
-		return EXIT_FAIL;
+	/* A review.json alone (copied from where the review ran) draws too. */
+	snprintf(file, sizeof(file), "%s/plan.json", dir);
+	if (access(file, F_OK)) {
+		snprintf(file, sizeof(file), "%s/review.json", dir);
+		root = json_object_from_file(file);
+		if (!root || !json_object_is_type(get(root, "workloads"), json_type_array)) {
+			fprintf(stderr, "blkgenctl: review: %s: no review here (no plan.json, and no review.json with workloads)\n",
+				dir);
+			json_object_put(root);
+			return EXIT_FAIL;
+		}
+	} else {
+		root = collect(dir, err, sizeof(err));
+		if (!root) {
+			fprintf(stderr, "blkgenctl: review: %s\n", err);
+			return EXIT_FAIL;
+		}
 	}
 	wls = get(root, "workloads");
 	snprintf(file, sizeof(file), "%s/review.json", dir);

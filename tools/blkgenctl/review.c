@@ -495,7 +495,7 @@ static int precondition(struct review *rv)
 	json_object *pc, *arr, *pt;
 	double y[32];
 	struct steady st = { 0 };
-	int ret, n = 0, max_rounds = rv->quick ? 8 : 25;
+	int ret, n = 0, max_rounds = 25;
 	time_t t;
 
 	snprintf(file, sizeof(file), "%s/precondition.json", rv->dir);
@@ -541,7 +541,15 @@ static int precondition(struct review *rv)
 		y[n] = json_object_get_double(json_object_object_get(pt, "iops"));
 		json_object_array_add(arr, json_object_new_double(y[n]));
 		json_object_put(pt);
-		if (steady_check(y, ++n, &st))
+		steady_check(y, ++n, &st);
+		if (n >= STEADY_WINDOW)
+			fprintf(stderr, "review: round %d: %.0f IOPS; last %d: average %.0f, excursion %.1f%%, slope excursion %.1f%% (limits 20%%, 10%%)\n",
+				n, y[n - 1], STEADY_WINDOW, st.avg,
+				st.avg ? 100 * st.excursion / st.avg : 0,
+				st.avg ? 100 * st.slope_excursion / st.avg : 0);
+		else
+			fprintf(stderr, "review: round %d: %.0f IOPS\n", n, y[n - 1]);
+		if (st.attained)
 			break;
 	}
 	json_object_object_add(pc, "max_rounds", json_object_new_int(max_rounds));
@@ -699,8 +707,8 @@ static void plan_estimate(const struct review *rv)
 			fprintf(stderr, ", after a fill of %d x the drive's capacity", passes);
 		}
 		if (!strcmp(rv->precondition, "pts"))
-			fprintf(stderr, " and up to %d steady-state rounds of %u s",
-				rv->quick ? 8 : 25, rv->point_secs);
+			fprintf(stderr, " and up to 25 steady-state rounds of %u s",
+				rv->point_secs);
 	}
 	fprintf(stderr, "\n");
 }

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo-review: the review (Documentation/review.rst) without NVMe
+# hardware: boots the newest installed Debian kernel (or KERNEL=) under
+# QEMU with an emulated NVMe drive, runs blkgenctl review --quick of
+# DEMO_SUITE (pm1743; full takes about 3 min) there, and draws its report
+# here in build/demo-review/ (review.json, summary.md, index.html with a
+# chart per workload: gnuplot runs on this machine).
+set -eu -o pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/tests/install-deps.sh"
+make -s -C "$top/tools/blkgenctl"
+mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
+[ ${#rels[@]} -gt 0 ] || { echo "demo-review: no kernel matches '${KERNEL:-}'" >&2; exit 1; }
+rel=${rels[-1]}
+out=$top/build/demo-review
+echo "demo-review: booting $rel under QEMU (TCG: a slow emulated machine, so the"
+echo "demo-review: figures show the method and its report, not an NVMe drive's speed)"
+"$top/tests/vm/run.sh" --kernel "$rel" --timeout 1800 \
+	--run "DEMO_SUITE=${DEMO_SUITE:-pm1743} /blkgen/tests/demo-review-guest.sh"
+rm -rf "$out"
+mkdir -p "$out"
+sed -n '/^BEGIN-REVIEW-JSON/,/^END-REVIEW-JSON/p' "$top/build/vm/$rel/console.log" |
+	sed '1d;$d' | tr -d '\r' > "$out/review.json"
+if [ ! -s "$out/review.json" ]; then
+	echo "demo-review: the VM's review left no review.json (build/vm/$rel/console.log)" >&2
+	exit 1
+fi
+"$top/tools/blkgenctl/blkgenctl" review --report -O "$out"
+echo
+echo "demo-review: $out/summary.md, and $out/index.html (open it in a browser)"
