@@ -29,4 +29,6 @@ if [ ! -s "$out/review.json" ]; then
 fi
 "$top/tools/blkgenctl/blkgenctl" review --report -O "$out"
 echo
+cat "$out/summary.md"
+echo
 echo "demo-review: $out/summary.md, and $out/index.html (open it in a browser)"
