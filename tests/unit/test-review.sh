@@ -148,12 +148,31 @@ else
 	notok "review --report of an empty directory: $(cat "$tmp/err")"
 fi
 
+# Foreign text: a newline in a title does not reach gnuplot as a command,
+# markup is escaped; malformed arrays are not a crash.
+mkdir "$tmp/inj"
+sed -e 's|"title": "4K random read (128)"|"title": "x'"'"'\\nsystem(\\"touch '"$tmp"'/PWNED\\")\\n<script>alert(1)</script>"|' \
+    -e 's|"kernel": "6.12.0-test"|"kernel": "<script>k</script>"|' "$tmp/a/review.json" > "$tmp/inj/review.json"
+"$ctl" review --report -O "$tmp/inj" -q 2> "$tmp/err"
+if [ ! -e "$tmp/PWNED" ] && ! grep -q '<script>' "$tmp/inj/index.html" &&
+   grep -q '&lt;script&gt;k' "$tmp/inj/index.html" && [ "$(grep -c '<svg' "$tmp/inj/index.html")" = 4 ]; then
+	ok "a title with a newline and markup: no gnuplot command, escaped in the page, 4 charts"
+else
+	notok "a title with a newline and markup: $(ls "$tmp/PWNED" 2>&1) $(grep -c '<script>' "$tmp/inj/index.html") scripts; $(cat "$tmp/err")"
+fi
+mkdir "$tmp/mal"
+sed 's|"points": \[|"points": 5, "x": [|' "$tmp/a/review.json" > "$tmp/mal/review.json"
+"$ctl" review --report -O "$tmp/mal" -q 2> "$tmp/err"
+rc=$?
+[ $rc -lt 128 ] && ok "points that are not arrays: exit $rc, no crash" || notok "points not arrays: exit $rc"
+
 # A point missing: the review is not complete, and says so.
 mk_review "$tmp/part" "Drive A" 1
 rm "$tmp/part/points/vdi-lc-boot/50.json"
+sed -i 's/"state": "done"/"state": "failed"/' "$tmp/part/points/64k-seq-read-32/10.json"
 "$ctl" review --report -O "$tmp/part" -q 2> "$tmp/err"
 if grep -q '"complete": false' "$tmp/part/review.json" &&
-   grep -q 'Not complete: the review has points still to run (--resume)' "$tmp/part/summary.md" &&
+   grep -q 'Not complete: points are missing or failed (--resume runs them)' "$tmp/part/summary.md" &&
    [ "$(awk -f "$here/../lib/review.awk" "$tmp/part/review.json" | awk -F'\t' '$1 == "vdi-lc-boot" { print $4 }')" = 2 ]; then
 	ok "a missing point: review.json not complete, summary.md says so, 2 points"
 else
@@ -187,6 +206,13 @@ if command -v chromium > /dev/null; then
 		notok "compare in chromium: $(grep -c '<svg' "$tmp/cdom.html") charts"
 	fi
 fi
+"$ctl" compare "$tmp/a" "$tmp/b" -O "$tmp/b" 2> "$tmp/err"
+if [ $? = 2 ] && grep -q 'is one of the reviews compared' "$tmp/err" && grep -q '"workloads"' "$tmp/b/review.json" &&
+   ! grep -q '"drives"' "$tmp/b/review.json"; then
+	ok "compare -O one of its reviews: exit 2, that review untouched"
+else
+	notok "compare -O one of its reviews: $(cat "$tmp/err")"
+fi
 "$ctl" compare "$tmp/a" -O "$tmp/cmp1" 2> "$tmp/err"
 [ $? = 2 ] && ok "compare of one review: exit 2" || notok "compare of one review: $(cat "$tmp/err")"
 "$ctl" compare "$tmp/a" "$tmp/nothere" -O "$tmp/cmp2" 2> "$tmp/err"
@@ -210,6 +236,14 @@ u=$(grep -h '^\[workload ' "$BLKGEN_SUITES"/{pblaze5,pm1735,pm1743}.suite | sort
 f=$(grep -h '^\[workload ' "$BLKGEN_SUITES/full.suite" | sort)
 [ "$u" = "$f" ] && ok "full is the union of pblaze5, pm1735 and pm1743" ||
 	notok "full differs from the union: $(diff <(echo "$u") <(echo "$f") | tr '\n' ' ')"
+# -O pm1743 --suite pm1743: a directory of the suite's name is not the suite.
+mkdir -p "$tmp/cwd/pm1743"
+if (cd "$tmp/cwd" && "$ctl" review --dry-run --suite pm1743 2> "$tmp/err") &&
+   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/err"; then
+	ok "a directory named as the suite: the installed suite is taken"
+else
+	notok "a directory named as the suite: $(cat "$tmp/err")"
+fi
 "$ctl" review --dry-run --suite nosuch 2> "$tmp/err"
 if [ $? = 2 ] && grep -q "suite 'nosuch': $BLKGEN_SUITES/nosuch.suite: No such file" "$tmp/err"; then
 	ok "a missing suite: exit 2, where it was looked for"

@@ -37,6 +37,15 @@ int run_interrupted(void)
 	return interrupted;
 }
 
+/* Ctrl-C, kill and a lost terminal stop the job cleanly (run_interrupted). */
+void run_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 static const char *run_usage =
 	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
@@ -562,7 +571,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		if (interrupted) {
 			fprintf(stderr, "%sblkgenctl: %s, stopping %s\n",
 				tty && !o->quiet ? "\n" : "",
-				interrupted == SIGINT ? "interrupted" : "terminated",
+				interrupted == SIGINT ? "interrupted" :
+				interrupted == SIGHUP ? "hung up" : "terminated",
 				job);
 			cfs_write(path, "stop");
 			rc = 128 + interrupted;
@@ -757,7 +767,6 @@ static void no_profile(const char *name, const char *dir, const char *path)
 int run_load(const char *file, struct profile *p,
 			struct run_opts *o)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	char err[512], path[4096];
 	const char *dir = getenv("BLKGEN_PROFILES");
 	int ret;
@@ -791,8 +800,7 @@ int run_load(const char *file, struct profile *p,
 		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
 		return EXIT_NOMOD;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	run_catch_signals();
 	return EXIT_OK;
 }
 
@@ -1206,7 +1214,6 @@ int cmd_replay(int argc, char **argv)
 	struct run_opts o = { .ops = &print_normal_ops };
 	const char *speed = "100", *depth = "32", *format = NULL;
 	const char *filter = NULL, *dev = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
 	bool afap = false, reads_only = false, issue = false;
 	struct profile p = { 0 };
 	char *text = NULL, err[1024], job[256];
@@ -1314,8 +1321,7 @@ int cmd_replay(int argc, char **argv)
 		ret = EXIT_NOMOD;
 		goto out;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	run_catch_signals();
 	if (o.name)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else

@@ -35,6 +35,12 @@ static double num(json_object *o, const char *k)
 	return json_object_get_double(get(o, k));
 }
 
+/* An array's length; 0 for anything that is not an array (a foreign file). */
+static size_t alen(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 static const char *str(json_object *o, const char *k)
 {
 	const char *s = json_object_get_string(get(o, k));
@@ -75,7 +81,7 @@ static json_object *peak_of(json_object *points, json_object *max)
 	json_object *best = NULL;
 	size_t i;
 
-	for (i = 0; points && i < json_object_array_length(points); i++) {
+	for (i = 0; i < alen(points); i++) {
 		json_object *p = json_object_array_get_idx(points, i);
 
 		if (strcmp(str(p, "state"), "done"))
@@ -83,7 +89,9 @@ static json_object *peak_of(json_object *points, json_object *max)
 		if (!best || num(p, "iops") > num(best, "iops"))
 			best = p;
 	}
-	return best ? best : max;
+	if (!best && max && !strcmp(str(max, "state"), "done"))
+		best = max;
+	return best;
 }
 
 static json_object *peak_json(json_object *p)
@@ -122,7 +130,9 @@ static json_object *collect(const char *dir, char *err, size_t len)
 		snprintf(err, len, "%s: no review here (%s)", dir, json_util_get_last_err());
 		return NULL;
 	}
-	if (suite_load(str(root, "suite"), &s, e, sizeof(e))) {
+	/* The suite as it was when the review began (a copy in DIR). */
+	snprintf(file, sizeof(file), "%s/suite.suite", dir);
+	if (suite_load(access(file, F_OK) ? str(root, "suite") : file, &s, e, sizeof(e))) {
 		snprintf(err, len, "%s", e);
 		json_object_put(root);
 		return NULL;
@@ -152,15 +162,18 @@ static json_object *collect(const char *dir, char *err, size_t len)
 		snprintf(file, sizeof(file), "%s/points/%s/max.json", dir, en->name);
 		max = json_object_from_file(file);
 		json_object_object_add(w, "max", max);
-		for (k = 0; want && k < json_object_array_length(want) && n < 64; k++) {
+		for (k = 0; k < alen(want) && n < 64; k++) {
 			snprintf(file, sizeof(file), "%s/points/%s/%g.json", dir, en->name,
 				 json_object_get_double(json_object_array_get_idx(want, k)));
 			got[n] = json_object_from_file(file);
 			if (got[n])
 				n++;
 		}
-		if (!max || n != json_object_array_length(want))
+		if (!max || n != alen(want) || strcmp(str(max, "state"), "done"))
 			complete = false;
+		for (k = 0; k < n; k++)
+			if (strcmp(str(got[k], "state"), "done"))
+				complete = false;
 		qsort(got, n, sizeof(got[0]), cmp_pct);
 		for (k = 0; k < n; k++)
 			json_object_array_add(pts, got[k]);
@@ -189,7 +202,8 @@ static void put_quoted(FILE *f, const char *s)
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc(*s, f);
+		/* a newline would end the string and start a command */
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
 	fputc('\'', f);
 }
@@ -222,7 +236,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 	snprintf(svg, sizeof(svg), "%s.svg", gp);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "$d%d << EOD\n", i);
-		for (k = 0; points[i] && k < json_object_array_length(points[i]); k++) {
+		for (k = 0; k < alen(points[i]); k++) {
 			json_object *p = json_object_array_get_idx(points[i], k);
 
 			fprintf(f, "%.3f %.6f \"%g%%\"\n",
@@ -231,7 +245,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 		}
 		fprintf(f, "EOD\n");
 	}
-	fprintf(f, "set terminal svg size 720,420 dynamic font 'sans,11' background '#ffffff'\n");
+	fprintf(f, "set terminal svg size 720,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n");
 	fprintf(f, "set output '%s'\nset title ", svg);
 	put_quoted(f, title);
 	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (ms)'\n",
@@ -249,7 +263,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 		unlink(gp);
 		return NULL;
 	}
-	snprintf(cmd, sizeof(cmd), "gnuplot %s 2>&1 >/dev/null", gp);
+	snprintf(cmd, sizeof(cmd), "gnuplot %s > /dev/null 2>&1", gp);
 	if (system(cmd))
 		goto out;
 	f = fopen(svg, "r");
@@ -296,6 +310,8 @@ static void html_text(FILE *f, const char *s)
 			fputs("&gt;", f);
 		else if (*s == '&')
 			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
 		else
 			fputc(*s, f);
 	}
@@ -345,7 +361,7 @@ static void method_line(FILE *f, json_object *root)
 		num(root, "point_secs") / 6, str(root, "kernel"),
 		str(root, "blkgenctl_version"), str(root, "date"),
 		json_object_get_boolean(get(root, "complete")) ? "" :
-		" Not complete: the review has points still to run (--resume).");
+		" Not complete: points are missing or failed (--resume runs them).");
 }
 
 static void md_table(FILE *f, json_object *wls)
@@ -355,7 +371,7 @@ static void md_table(FILE *f, json_object *wls)
 
 	fprintf(f, "| Workload | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|\n");
-	for (i = 0; i < json_object_array_length(wls); i++) {
+	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i), *pk = get(w, "peak");
 
 		if (!pk) {
@@ -376,7 +392,7 @@ static void html_table(FILE *f, json_object *wls)
 	size_t i;
 
 	fprintf(f, "<table>\n<tr><th>Workload</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th></tr>\n");
-	for (i = 0; i < json_object_array_length(wls); i++) {
+	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i), *pk = get(w, "peak");
 
 		fprintf(f, "<tr><td>");
@@ -416,9 +432,9 @@ static void steady_md(FILE *f, json_object *pc)
 		(int)num(pc, "window"), num(pc, "excursion"), num(pc, "window_avg"),
 		num(pc, "slope_excursion"),
 		json_object_get_boolean(get(pc, "steady_state")) ? "attained" : "not attained",
-		json_object_array_length(r), (int)num(pc, "max_rounds"));
+		alen(r), (int)num(pc, "max_rounds"));
 	fprintf(f, "| Round | IOPS |\n|---:|---:|\n");
-	for (i = 0; i < json_object_array_length(r); i++)
+	for (i = 0; i < alen(r); i++)
 		fprintf(f, "| %zu | %.0f |\n", i + 1,
 			json_object_get_double(json_object_array_get_idx(r, i)));
 }
@@ -438,9 +454,9 @@ static void steady_html(FILE *f, json_object *pc)
 		(int)num(pc, "window"), num(pc, "excursion"), num(pc, "window_avg"),
 		num(pc, "slope_excursion"),
 		json_object_get_boolean(get(pc, "steady_state")) ? "attained" : "not attained",
-		json_object_array_length(r), (int)num(pc, "max_rounds"));
+		alen(r), (int)num(pc, "max_rounds"));
 	fprintf(f, "<table class=\"steady\">\n<tr><th>Round</th><th>IOPS</th></tr>\n");
-	for (i = 0; i < json_object_array_length(r); i++)
+	for (i = 0; i < alen(r); i++)
 		fprintf(f, "<tr><td>%zu</td><td>%.0f</td></tr>\n", i + 1,
 			json_object_get_double(json_object_array_get_idx(r, i)));
 	fprintf(f, "</table>\n");
@@ -455,15 +471,15 @@ static void steady_html(FILE *f, json_object *pc)
 	}
 	snprintf(svg, sizeof(svg), "%s.svg", gp);
 	fprintf(g, "$r << EOD\n");
-	for (i = 0; i < json_object_array_length(r); i++)
+	for (i = 0; i < alen(r); i++)
 		fprintf(g, "%zu %.1f\n", i + 1, json_object_get_double(json_object_array_get_idx(r, i)));
-	fprintf(g, "EOD\nset terminal svg size 720,360 dynamic font 'sans,11' background '#ffffff'\n"
+	fprintf(g, "EOD\nset terminal svg size 720,360 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 		"set output '%s'\nset title 'Steady-state rounds'\nset xlabel 'round'\n"
 		"set ylabel 'IOPS'\nset grid\nset yrange [0:*]\n"
 		"plot $r using 1:2 with linespoints pt 7 title '4 KiB random write', %.1f title 'window average' dt 2\n",
 		svg, num(pc, "window_avg"));
 	fclose(g);
-	snprintf(cmd, sizeof(cmd), "gnuplot %s 2>&1 >/dev/null", gp);
+	snprintf(cmd, sizeof(cmd), "gnuplot %s > /dev/null 2>&1", gp);
 	if (!system(cmd) && (s = fopen(svg, "r"))) {
 		bool in = false;
 
@@ -537,7 +553,7 @@ int review_report(const char *dir, bool quiet)
 	fprintf(f, "\n\n");
 	md_table(f, wls);
 	fprintf(f, "\n");
-	for (i = 0; i < json_object_array_length(wls); i++) {
+	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i);
 
 		sentence(s, sizeof(s), w);
@@ -556,15 +572,28 @@ int review_report(const char *dir, bool quiet)
 	fprintf(f, "<h1>blkgen review: ");
 	html_text(f, name);
 	fprintf(f, "</h1>\n<p class=\"method\">");
-	method_line(f, root);
+	{
+		char *m = NULL;
+		size_t mlen = 0;
+		FILE *mf = open_memstream(&m, &mlen);
+
+		if (mf) {
+			method_line(mf, root);
+			fclose(mf);
+			html_text(f, m ? m : "");
+			free(m);
+		}
+	}
 	fprintf(f, "</p>\n");
 	html_table(f, wls);
-	for (i = 0; i < json_object_array_length(wls); i++) {
+	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i), *pts = get(w, "points");
 		const char *label = name;
 		char *svg;
 
-		fprintf(f, "<section class=\"workload\" id=\"%s\">\n<h2>", str(w, "name"));
+		fprintf(f, "<section class=\"workload\" id=\"");
+		html_text(f, str(w, "name"));
+		fprintf(f, "\">\n<h2>");
 		html_text(f, str(w, "title"));
 		sentence(s, sizeof(s), w);
 		fprintf(f, "</h2>\n<p class=\"sentence\">");
@@ -610,7 +639,7 @@ static json_object *find_wl(json_object *root, const char *name)
 	json_object *wls = get(root, "workloads");
 	size_t i;
 
-	for (i = 0; wls && i < json_object_array_length(wls); i++)
+	for (i = 0; i < alen(wls); i++)
 		if (!strcmp(str(json_object_array_get_idx(wls, i), "name"), name))
 			return json_object_array_get_idx(wls, i);
 	return NULL;
@@ -689,6 +718,20 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: compare: mkdir %s: %s\n", outdir, strerror(errno));
 		goto out;
 	}
+	/* OUT's review.json must not replace a review's own. */
+	for (i = 0; i < n; i++) {
+		char *a = realpath(outdir, NULL), *b = realpath(argv[optind + i], NULL);
+		bool same = a && b && !strcmp(a, b);
+
+		free(a);
+		free(b);
+		if (same) {
+			fprintf(stderr, "blkgenctl: compare: -O %s is one of the reviews compared: give another directory\n",
+				outdir);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	out = json_object_new_object();
 	shared = json_object_new_array();
 	others = json_object_new_array();
@@ -711,7 +754,7 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		json_object *wls = get(rv[i], "workloads");
 
-		for (k = 0; k < json_object_array_length(wls); k++) {
+		for (k = 0; k < alen(wls); k++) {
 			const char *wn = str(json_object_array_get_idx(wls, k), "name");
 			bool all = true, seen = false;
 
@@ -792,7 +835,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(html, "</li>\n");
 	}
 	fprintf(html, "</ul>\n");
-	for (k = 0; k < json_object_array_length(shared); k++) {
+	for (k = 0; k < alen(shared); k++) {
 		json_object *w = json_object_array_get_idx(shared, k), *d = get(w, "drives");
 		bool mbps = !strcmp(str(w, "unit"), "mbps");
 		json_object *pts[MAX_DRIVES];
@@ -802,10 +845,12 @@ int cmd_compare(int argc, char **argv)
 
 		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n|---:|---|---:|---:|---:|---:|\n",
 			str(w, "title"));
-		fprintf(html, "<section class=\"workload\" id=\"%s\">\n<h2>", str(w, "name"));
+		fprintf(html, "<section class=\"workload\" id=\"");
+		html_text(html, str(w, "name"));
+		fprintf(html, "\">\n<h2>");
 		html_text(html, str(w, "title"));
 		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th></tr>\n");
-		for (m = 0; m < json_object_array_length(d); m++) {
+		for (m = 0; m < alen(d); m++) {
 			json_object *x = json_object_array_get_idx(d, m), *pk = get(x, "peak");
 			char e[64];
 
@@ -830,10 +875,10 @@ int cmd_compare(int argc, char **argv)
 		free(svg);
 		fprintf(html, "</section>\n");
 	}
-	if (json_object_array_length(others)) {
+	if (alen(others)) {
 		fprintf(md, "\n## Not shared\n\n");
 		fprintf(html, "<h2>Not shared</h2>\n<ul>\n");
-		for (k = 0; k < json_object_array_length(others); k++) {
+		for (k = 0; k < alen(others); k++) {
 			json_object *o = json_object_array_get_idx(others, k);
 
 			fprintf(md, "- %s: not in every review (first in %s)\n", str(o, "name"), str(o, "only_in"));
@@ -846,8 +891,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(html, "</ul>\n");
 	}
 	fprintf(html, "</body>\n</html>\n");
-	nsh = json_object_array_length(shared);
-	noth = json_object_array_length(others);
+	nsh = alen(shared);
+	noth = alen(others);
 	json_object_put(out);
 	snprintf(file, sizeof(file), "%s/summary.md", outdir);
 	i = write_file_check(md, file);

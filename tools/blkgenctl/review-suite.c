@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "blkgenctl.h"
 #include "profile.h"
@@ -43,7 +44,7 @@ static int bad(char *err, size_t len, const char *file, int line,
 
 static bool valid_name(const char *s)
 {
-	if (!*s || strlen(s) >= 64)
+	if (!*s || strlen(s) >= 64 || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
@@ -99,8 +100,10 @@ static int suite_key(struct suite *s, const char *k, const char *v,
 	} else if (!strcmp(k, "points")) {
 		snprintf(s->points, sizeof(s->points), "%s", v);
 	} else if (!strcmp(k, "desktops")) {
-		s->desktops = (unsigned int)strtoul(v, &end, 10);
-		if (*end || !s->desktops || s->desktops > 100000)
+		unsigned long d = strtoul(v, &end, 10);
+
+		s->desktops = d > 100000 ? 0 : (unsigned int)d;
+		if (*end || end == v || !s->desktops)
 			return bad(err, len, s->file, line,
 				   "desktops: expected 1 to 100000, got", v);
 	} else {
@@ -131,7 +134,9 @@ static int parse(struct suite *s, FILE *f, char *err, size_t len)
 				in_suite = true;
 				continue;
 			}
-			if (sscanf(l, "[workload %127[^]]]", name) != 1)
+			if (sscanf(l, "[workload %127[^]]", name) != 1 ||
+			    strcmp(l + strlen(l) - 1, "]") ||
+			    strlen(name) + 11 != strlen(l))
 				return bad(err, len, s->file, line,
 					   "expected [suite] or [workload NAME], got", l);
 			if (!valid_name(name))
@@ -189,11 +194,13 @@ int suite_load(const char *arg, struct suite *s, char *err, size_t len)
 {
 	const char *base;
 	size_t n = strlen(arg);
+	struct stat st;
 	FILE *f;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	if (!access(arg, F_OK) || strchr(arg, '/')) {
+	/* A file here, or a path; else a name (a directory is not a suite). */
+	if ((!stat(arg, &st) && S_ISREG(st.st_mode)) || strchr(arg, '/')) {
 		snprintf(s->file, sizeof(s->file), "%s", arg);
 	} else if (path_join(s->file, sizeof(s->file), suite_dir(), arg,
 			     n > 6 && !strcmp(arg + n - 6, ".suite") ? "" : ".suite")) {

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -34,6 +35,7 @@
 #include <json-c/json.h>
 
 #include "blkgenctl.h"
+#include "pattern.h"
 #include "profile.h"
 #include "review.h"
 #include "run.h"
@@ -52,6 +54,7 @@ struct review {
 	int npts;
 	int done, total;	/* points saved (before too), of all */
 	int ran;		/* runs of this invocation, for the ETA */
+	int failed;		/* runs whose job failed */
 	time_t t0;
 	double est_run;		/* seconds a run takes, for the ETA */
 };
@@ -85,7 +88,8 @@ static const char *review_help =
 	"      --resume            continue the review in DIR with its settings\n"
 	"      --report            only make DIR's report again from its points\n"
 	"      --dry-run           print the plan and its duration, run nothing\n"
-	"  -q, --quiet             no per-run progress\n"
+	"  -q, --quiet             no progress of each run's job (the review's own\n"
+	"                          line per run stays)\n"
 	"Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded,\n"
 	"128+N stopped by signal N (DIR stays consistent: --resume).\n";
 
@@ -122,6 +126,47 @@ int review_save_json(const char *path, json_object *o)
 	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s) &&
 	     write(fd, "\n", 1) == 1 && !fsync(fd);
 	if (close(fd) || !ok || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+/* @from's bytes into @to, whole or not at all (aside, synced, renamed). */
+static int copy_file(const char *from, const char *to)
+{
+	char tmp[4300], buf[8192];
+	FILE *in = fopen(from, "r"), *out;
+	size_t n;
+	int bad = 0;
+
+	if (!in)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
+	out = fopen(tmp, "w");
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			bad = 1;
+	bad |= ferror(in);
+	fclose(in);
+	bad |= fflush(out) || fsync(fileno(out));
+	bad |= fclose(out);
+	if (bad || rename(tmp, to)) {
 		unlink(tmp);
 		return -1;
 	}
@@ -273,24 +318,35 @@ static int run_point(struct review *rv, struct profile *p,
 		json_object_put(pt);
 		return EXIT_FAIL;
 	}
+	if (ret == EXIT_FAIL) {
+		rv->failed++;
+		fprintf(stderr, "review: that run failed (saved with its error; --resume runs it again)\n");
+	} else {
+		rv->done++;
+	}
 	json_object_put(pt);
-	rv->done++;
 	rv->ran++;
 	return EXIT_OK;
 }
 
-/* The saved point's IOPS, or -1 if it is not there. */
+/*
+ * The saved point's IOPS, or -1 if it is not there, or did not finish (a
+ * failed or stopped run: --resume runs it again).
+ */
 static double saved_iops(const char *file)
 {
+	const char *state;
 	json_object *o;
-	double v;
+	double v = -1;
 
 	if (access(file, F_OK))
 		return -1;
 	o = json_object_from_file(file);
 	if (!o)
 		return -1;
-	v = json_object_get_double(json_object_object_get(o, "iops"));
+	state = json_object_get_string(json_object_object_get(o, "state"));
+	if (state && !strcmp(state, "done"))
+		v = json_object_get_double(json_object_object_get(o, "iops"));
 	json_object_put(o);
 	return v;
 }
@@ -303,11 +359,11 @@ static int saved_points(const struct review *rv)
 
 	for (i = 0; i < rv->suite.n; i++) {
 		point_path(file, sizeof(file), rv, rv->suite.e[i].name, "max");
-		n += !access(file, F_OK);
+		n += saved_iops(file) >= 0;
 		for (k = 0; k < rv->npts; k++) {
 			snprintf(name, sizeof(name), "%g", rv->pct[k]);
 			point_path(file, sizeof(file), rv, rv->suite.e[i].name, name);
-			n += !access(file, F_OK);
+			n += saved_iops(file) >= 0;
 		}
 	}
 	return n;
@@ -344,7 +400,7 @@ static int vdi_profile(struct review *rv, const struct suite_entry *e,
 		if (mkdirs(tmp))
 			return EXIT_FAIL;
 		snprintf(tmp, sizeof(tmp), "%s.tmp", trace);
-		if (cmd_vdi(13, argv) || rename(tmp, trace))
+		if (cmd_vdi(13, argv) || sync_file(tmp) || rename(tmp, trace))
 			return EXIT_FAIL;
 	}
 	f = fopen(prof, "w");
@@ -364,7 +420,7 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 	struct profile p = { 0 };
 	double max, trace_iops = 0, iops;
 	uint64_t target;
-	int i, ret;
+	int i, ret, f0;
 
 	snprintf(file, sizeof(file), "%s/points/%s", rv->dir, e->name);
 	if (mkdirs(file)) {
@@ -405,9 +461,15 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 		profile_put(&p.job, "rate_iops", "0", 0);
 		if (trace_iops)
 			profile_put(&p.wl[0], "replay", "afap", 0);
+		f0 = rv->failed;
 		ret = run_point(rv, &p, &o, file, 0, 0, &max);
 		if (ret)
 			goto out;
+		if (rv->failed > f0) {
+			fprintf(stderr, "review: %s: no maximum, so no curve: its points wait for --resume\n",
+				e->title);
+			goto out;
+		}
 	}
 	if (max < 1)
 		max = 10000;	/* vdbench's fallback for a run without I/O */
@@ -450,6 +512,10 @@ static const char *purge(const char *dev)
 
 	if (fd < 0)
 		return "none (the device could not be opened exclusively)";
+	if (!range[1]) {
+		close(fd);
+		return "none (the device's size could not be read)";
+	}
 	if (!ioctl(fd, BLKSECDISCARD, range))
 		how = "secure discard (BLKSECDISCARD)";
 	else if (!ioctl(fd, BLKDISCARD, range))
@@ -485,6 +551,12 @@ static json_object *pre_run(struct review *rv, const char *prof,
 	profile_free(&p);
 	if (run_interrupted())
 		*ret = 128 + run_interrupted();
+	if (*ret || !pt) {
+		json_object_put(pt);
+		if (!*ret)
+			*ret = EXIT_FAIL;
+		return NULL;
+	}
 	return pt;
 }
 
@@ -625,6 +697,13 @@ static json_object *plan_json(const struct review *rv)
 	return o;
 }
 
+static const char *plan_str(json_object *o, const char *k)
+{
+	const char *v = json_object_get_string(json_object_object_get(o, k));
+
+	return v && strlen(v) < 8 + 4000 ? v : "";
+}
+
 /* --resume: the plan's settings; the device must be the same. */
 static int resume_plan(struct review *rv, const char *file)
 {
@@ -647,19 +726,52 @@ static int resume_plan(struct review *rv, const char *file)
 	}
 	free(real_a);
 	free(real_b);
+	/* After a reboot names can move: the same drive, by what it says. */
+	{
+		json_object *d = json_object_object_get(o, "device");
+		static const char *const ids[][2] = { { "model", "model" },
+			{ "serial", "serial" }, { "firmware", "firmware_rev" } };
+		char now[256];
+		unsigned int k;
+
+		for (k = 0; !ret && k < 3; k++) {
+			const char *was = json_object_get_string(json_object_object_get(d, ids[k][0]));
+
+			device_id(rv->dev, ids[k][1], now, sizeof(now));
+			if (strcmp(was ? was : "", now)) {
+				fprintf(stderr, "blkgenctl: review --resume: %s's %s is '%s', the review's drive had '%s': not the same drive\n",
+					rv->dev, ids[k][0], now, was ? was : "");
+				ret = EXIT_USAGE;
+			}
+		}
+		if (!ret && (uint64_t)json_object_get_int64(json_object_object_get(d, "capacity_bytes")) !=
+		    cfs_dev_bytes(rv->dev)) {
+			fprintf(stderr, "blkgenctl: review --resume: %s is not the size of the review's drive\n",
+				rv->dev);
+			ret = EXIT_USAGE;
+		}
+	}
 	snprintf(rv->suite_arg, sizeof(rv->suite_arg), "%s",
-		 json_object_get_string(json_object_object_get(o, "suite")));
+		 plan_str(o, "suite"));
 	snprintf(rv->precondition, sizeof(rv->precondition), "%s",
-		 json_object_get_string(json_object_object_get(o, "precondition")));
-	snprintf(rv->region, sizeof(rv->region), "%s",
-		 json_object_get_string(json_object_object_get(o, "region")));
+		 plan_str(o, "precondition"));
+	snprintf(rv->region, sizeof(rv->region), "%s", plan_str(o, "region"));
 	rv->point_secs = json_object_get_int(json_object_object_get(o, "point_secs"));
 	rv->quick = json_object_get_boolean(json_object_object_get(o, "quick"));
 	v = json_object_object_get(o, "points");
 	rv->npts = 0;
-	for (i = 0; v && i < (int)json_object_array_length(v) && i < 64; i++)
+	for (i = 0; json_object_is_type(v, json_type_array) &&
+		    i < (int)json_object_array_length(v) && i < 64; i++)
 		rv->pct[rv->npts++] = json_object_get_double(json_object_array_get_idx(v, i));
 	json_object_put(o);
+	if (!ret && (!rv->suite_arg[0] || !rv->npts || !rv->point_secs ||
+		     rv->point_secs > 86400 || region_pct(rv) < 1 || region_pct(rv) > 100 ||
+		     (strcmp(rv->precondition, "fill") && strcmp(rv->precondition, "pts") &&
+		      strcmp(rv->precondition, "none")))) {
+		fprintf(stderr, "blkgenctl: review --resume: %s: not a plan blkgenctl wrote (suite, points, point_secs, region or precondition missing or wrong)\n",
+			file);
+		ret = EXIT_USAGE;
+	}
 	return ret;
 }
 
@@ -686,6 +798,49 @@ static const char *duration(double secs, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f h", secs / 3600);
 	return buf;
+}
+
+/* A profile entry's file and sets: loadable, known keys, sizes that parse. */
+static int check_entry(const struct suite *su, const struct suite_entry *e)
+{
+	const char *dir = getenv("BLKGEN_PROFILES");
+	char path[4096], err[1024];
+	struct profile p = { 0 };
+	size_t n = strlen(e->profile);
+	int i, ret = -1;
+
+	if (!access(e->profile, F_OK) || strchr(e->profile, '/'))
+		snprintf(path, sizeof(path), "%s", e->profile);
+	else if (path_join(path, sizeof(path), dir && *dir ? dir : BLKGEN_PROFILE_DIR,
+			   e->profile, n > 5 && !strcmp(e->profile + n - 5, ".prof") ? "" : ".prof"))
+		return -1;
+	if (profile_load(path, &p, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: %s\n",
+			su->file, e->line, e->name, err);
+		goto out;
+	}
+	for (i = 0; i < e->nr_sets; i++)
+		if (profile_set(&p, e->sets[i], err, sizeof(err))) {
+			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: set = %s: %s\n",
+				su->file, e->line, e->name, e->sets[i], err);
+			goto out;
+		}
+	for (i = 0; i < p.nr_wl; i++) {
+		const char *bs = profile_get(&p.wl[i], "bs");
+		const char *rg = profile_get(&p.wl[i], "range");
+		struct blkgen_bs b;
+		struct blkgen_range r;
+
+		if ((bs && blkgen_parse_bs(bs, &b)) || (rg && *rg && blkgen_parse_range(rg, &r))) {
+			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: bs = %s, range = %s: not a size split and a range the module takes\n",
+				su->file, e->line, e->name, bs ? bs : "-", rg ? rg : "-");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	profile_free(&p);
+	return ret;
 }
 
 /* How long: the runs, and the preconditioning at 2 GB/s (said so). */
@@ -741,12 +896,13 @@ int cmd_review(int argc, char **argv)
 	struct review rv = { .precondition = "fill", .region = "25%" };
 	bool allow = false, resume = false, secs_given = false, report = false;
 	bool dry_run = false;
-	char plan[4200], err[8192], *end;
+	char plan[4200], suite_copy[4200], err[8192], *end;
 	const char *suite = "full";
 	json_object *pj;
-	int c, i, ret, pct;
+	int c, i, ret, pct, lock = -1;
 	unsigned long v;
 
+	run_catch_signals();
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "O:qh", opts, NULL)) != -1) {
 		switch (c) {
@@ -843,13 +999,28 @@ int cmd_review(int argc, char **argv)
 			rv.point_secs = rv.quick ? 2 : 60;
 		rv.npts = curve_points(rv.quick ? "10,50,100" : "10-120,10", rv.pct, 64);
 	}
-	if (suite_load(rv.suite_arg, &rv.suite, err, sizeof(err))) {
+	/* A resumed review takes the suite as it was (its copy in DIR). */
+	if (resume)
+		snprintf(suite_copy, sizeof(suite_copy), "%s/suite.suite", rv.dir);
+	if (suite_load(resume && !access(suite_copy, F_OK) ? suite_copy : rv.suite_arg,
+		       &rv.suite, err, sizeof(err))) {
 		fprintf(stderr, "blkgenctl: review: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (!resume && !rv.quick && rv.suite.points[0]) {
-		rv.npts = curve_points(rv.suite.points, rv.pct, 64);
-		if (rv.npts <= 0) {
+	if (resume) {
+		const char *b = strrchr(rv.suite_arg, '/') ? strrchr(rv.suite_arg, '/') + 1 : rv.suite_arg;
+
+		snprintf(rv.suite.name, sizeof(rv.suite.name), "%.*s", (int)strcspn(b, "."), b);
+	}
+	if (rv.suite.points[0]) {
+		double tmp[64];
+		int np = curve_points(rv.suite.points, tmp, 64);
+
+		if (np > 0 && !resume && !rv.quick) {
+			memcpy(rv.pct, tmp, sizeof(tmp));
+			rv.npts = np;
+		}
+		if (np <= 0) {
 			fprintf(stderr, "blkgenctl: review: %s: points = %s: expected FROM-TO,STEP or P,P,...\n",
 				rv.suite.file, rv.suite.points);
 			ret = EXIT_USAGE;
@@ -862,6 +1033,11 @@ int cmd_review(int argc, char **argv)
 		if (e->profile[0] && !profile_found(e->profile)) {
 			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: no profile '%s' (a file, or a name in BLKGEN_PROFILES or the installed profiles)\n",
 				rv.suite.file, e->line, e->name, e->profile);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		/* its sets, before anything is written: not hours later */
+		if (e->profile[0] && check_entry(&rv.suite, e)) {
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -888,6 +1064,19 @@ int cmd_review(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	for (i = 0; i < rv.suite.n; i++) {
+		uint64_t region = cfs_dev_bytes(rv.dev) / 100 * region_pct(&rv);
+
+		/* the trace's footprint is the region: 1 MiB a desktop at least */
+		if (rv.suite.e[i].vdi_clone[0] &&
+		    region / 100 * 92 / rv.suite.desktops < (1 << 20)) {
+			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: a region of %llu bytes is too small for %u desktops (at least 1 MiB each)\n",
+				rv.suite.file, rv.suite.e[i].line, rv.suite.e[i].name,
+				(unsigned long long)region, rv.suite.desktops);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (!cfs_module_loaded()) {
 		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
 		ret = EXIT_NOMOD;
@@ -900,13 +1089,23 @@ int cmd_review(int argc, char **argv)
 	}
 	if (!resume) {
 		pj = plan_json(&rv);
-		ret = review_save_json(plan, pj);
+		snprintf(suite_copy, sizeof(suite_copy), "%s/suite.suite", rv.dir);
+		ret = copy_file(rv.suite.file, suite_copy) || review_save_json(plan, pj);
 		json_object_put(pj);
 		if (ret) {
 			fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", plan, strerror(errno));
 			ret = EXIT_FAIL;
 			goto out;
 		}
+	}
+	/* One review in DIR at a time: a second (or a resume) waits for none. */
+	snprintf(suite_copy, sizeof(suite_copy), "%s/.lock", rv.dir);
+	lock = open(suite_copy, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "blkgenctl: review: %s is in use by another review (%s)\n",
+			rv.dir, lock < 0 ? strerror(errno) : "locked");
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	rv.done = saved_points(&rv);
 	if (resume)
@@ -928,8 +1127,15 @@ int cmd_review(int argc, char **argv)
 		ret = 128 + run_interrupted();
 	} else if (!ret) {
 		ret = review_report(rv.dir, false);
+		if (!ret && rv.failed) {
+			fprintf(stderr, "review: %d runs failed (their errors are in review.json); --resume runs them again\n",
+				rv.failed);
+			ret = EXIT_FAIL;
+		}
 	}
 out:
+	if (lock >= 0)
+		close(lock);
 	suite_free(&rv.suite);
 	return ret;
 usage:

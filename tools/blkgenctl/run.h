@@ -32,6 +32,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	    struct job_result *res);
 /* The signal that stopped us (SIGINT, SIGTERM), 0 if none. */
 int run_interrupted(void);
+void run_catch_signals(void);
 
 /* vdbench's curve */
 int curve_points(const char *s, double *pts, int max);
