@@ -10,13 +10,18 @@
  * makes the same three from several reviews, one line per drive.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #include <json-c/json.h>
 
@@ -193,7 +198,44 @@ static json_object *collect(const char *dir, char *err, size_t len)
 
 static bool have_gnuplot(void)
 {
-	return !system("command -v gnuplot > /dev/null 2>&1");
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int)(e - p), p);
+		if (e > p && !access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * gnuplot SCRIPT, its output to /dev/null; 0 if it succeeded. Spawned,
+ * not system(): system() ignores SIGINT while it waits, and the review's
+ * Ctrl-C must not be lost.
+ */
+static int gnuplot(const char *script)
+{
+	char *argv[] = { "gnuplot", (char *)script, NULL };
+	posix_spawn_file_actions_t fa;
+	int st, ret;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -1;
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
 }
 
 static void put_quoted(FILE *f, const char *s)
@@ -217,7 +259,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 		   json_object *const *points, int n)
 {
 	char gp[] = "/tmp/blkgen-chart-XXXXXX";
-	char svg[64], cmd[160];
+	char svg[64];
 	char *buf = NULL, *start;
 	size_t len = 0;
 	FILE *f;
@@ -263,8 +305,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 		unlink(gp);
 		return NULL;
 	}
-	snprintf(cmd, sizeof(cmd), "gnuplot %s > /dev/null 2>&1", gp);
-	if (system(cmd))
+	if (gnuplot(gp))
 		goto out;
 	f = fopen(svg, "r");
 	if (!f)
@@ -442,7 +483,7 @@ static void steady_md(FILE *f, json_object *pc)
 static void steady_html(FILE *f, json_object *pc)
 {
 	json_object *r = get(pc, "rounds");
-	char gp[] = "/tmp/blkgen-steady-XXXXXX", svg[64], cmd[160], line[4096];
+	char gp[] = "/tmp/blkgen-steady-XXXXXX", svg[64], line[4096];
 	FILE *g, *s;
 	size_t i;
 	int fd;
@@ -479,8 +520,7 @@ static void steady_html(FILE *f, json_object *pc)
 		"plot $r using 1:2 with linespoints pt 7 title '4 KiB random write', %.1f title 'window average' dt 2\n",
 		svg, num(pc, "window_avg"));
 	fclose(g);
-	snprintf(cmd, sizeof(cmd), "gnuplot %s > /dev/null 2>&1", gp);
-	if (!system(cmd) && (s = fopen(svg, "r"))) {
+	if (!gnuplot(gp) && (s = fopen(svg, "r"))) {
 		bool in = false;
 
 		fprintf(f, "<figure class=\"chart\">\n");
