@@ -37,6 +37,9 @@ const char *cfs_missing_hint(void);
 int cfs_path(char *buf, size_t size, const char *dir, const char *name);
 int path_join(char *buf, size_t size, const char *dir, const char *name,
 	      const char *suffix);
+bool in_path(const char *prog);
+int named_file(char *buf, size_t size, const char *name, const char *dir,
+	       const char *suffix);
 int cfs_read_text(const char *path, char *buf, size_t size);
 int cfs_read_u64(const char *path, uint64_t *v);
 void *cfs_read_file(const char *path, size_t *size);

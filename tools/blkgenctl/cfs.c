@@ -70,6 +70,44 @@ int path_join(char *buf, size_t size, const char *dir, const char *name,
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* Whether @prog is an executable file in a directory of $PATH. */
+bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(e - p), p,
+			 e > p && e[-1] != '/' ? "/" : "", prog);
+		if (e > p && !access(buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Where a profile or suite argument is: @name itself if it is a file here
+ * or a path (1), else @dir/@name with @suffix unless it ends so (0);
+ * -ENAMETOOLONG.
+ */
+int named_file(char *buf, size_t size, const char *name, const char *dir,
+	       const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	struct stat st;
+
+	if ((!stat(name, &st) && S_ISREG(st.st_mode)) || strchr(name, '/')) {
+		if ((size_t)snprintf(buf, size, "%s", name) >= size)
+			return -ENAMETOOLONG;
+		return 1;
+	}
+	return path_join(buf, size, dir, name,
+			 n > k && !strcmp(name + n - k, suffix) ? "" : suffix);
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;

@@ -525,24 +525,6 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 	return EXIT_OK;
 }
 
-/* Whether @prog is an executable file in a directory of $PATH. */
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p, *e;
-	char buf[4096];
-
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(e - p), p,
-			 e > p && e[-1] != '/' ? "/" : "", prog);
-		if (e > p && !access(buf, X_OK))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Whether the chart file can be written, found before gnuplot runs (it
  * would otherwise draw the chart on its stdout). A file this made is

@@ -772,23 +772,18 @@ int run_load(const char *file, struct profile *p,
 	int ret;
 
 	/* A bare name is an installed profile: NAME or NAME.prof. */
-	if (access(file, F_OK) && !strchr(file, '/')) {
-		size_t len = strlen(file);
-
-		if (!dir || !*dir)
-			dir = BLKGEN_PROFILE_DIR;
-		if (path_join(path, sizeof(path), dir, file,
-			      len > 5 && !strcmp(file + len - 5, ".prof") ?
-			      "" : ".prof")) {
-			fprintf(stderr, "blkgenctl: %s: name too long\n", file);
-			return EXIT_USAGE;
-		}
-		if (access(path, F_OK)) {
-			no_profile(file, dir, path);
-			return EXIT_USAGE;
-		}
-		file = path;
+	if (!dir || !*dir)
+		dir = BLKGEN_PROFILE_DIR;
+	ret = named_file(path, sizeof(path), file, dir, ".prof");
+	if (ret < 0) {
+		fprintf(stderr, "blkgenctl: %s: name too long\n", file);
+		return EXIT_USAGE;
 	}
+	if (!ret && access(path, F_OK)) {
+		no_profile(file, dir, path);
+		return EXIT_USAGE;
+	}
+	file = path;
 	if (profile_load(file, p, err, sizeof(err))) {
 		fprintf(stderr, "blkgenctl: %s\n", err);
 		return EXIT_USAGE;

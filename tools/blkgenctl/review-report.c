@@ -198,18 +198,7 @@ static json_object *collect(const char *dir, char *err, size_t len)
 
 static bool have_gnuplot(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
-	char buf[4096];
-
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int)(e - p), p);
-		if (e > p && !access(buf, X_OK))
-			return true;
-	}
-	return false;
+	return in_path("gnuplot");
 }
 
 /*

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "blkgenctl.h"
 #include "profile.h"
@@ -193,17 +192,12 @@ static int parse(struct suite *s, FILE *f, char *err, size_t len)
 int suite_load(const char *arg, struct suite *s, char *err, size_t len)
 {
 	const char *base;
-	size_t n = strlen(arg);
-	struct stat st;
 	FILE *f;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	/* A file here, or a path; else a name (a directory is not a suite). */
-	if ((!stat(arg, &st) && S_ISREG(st.st_mode)) || strchr(arg, '/')) {
-		snprintf(s->file, sizeof(s->file), "%s", arg);
-	} else if (path_join(s->file, sizeof(s->file), suite_dir(), arg,
-			     n > 6 && !strcmp(arg + n - 6, ".suite") ? "" : ".suite")) {
+	if (named_file(s->file, sizeof(s->file), arg, suite_dir(), ".suite") < 0) {
 		snprintf(err, len, "%s: name too long", arg);
 		return -1;
 	}

@@ -775,22 +775,6 @@ static int resume_plan(struct review *rv, const char *file)
 	return ret;
 }
 
-/* Whether run_load() finds PROFILE: a file, or an installed name. */
-static bool profile_found(const char *name)
-{
-	const char *dir = getenv("BLKGEN_PROFILES");
-	char path[4096];
-	size_t n = strlen(name);
-
-	if (!access(name, F_OK) || strchr(name, '/'))
-		return !access(name, F_OK);
-	if (!dir || !*dir)
-		dir = BLKGEN_PROFILE_DIR;
-	return !path_join(path, sizeof(path), dir, name,
-			  n > 5 && !strcmp(name + n - 5, ".prof") ? "" : ".prof") &&
-	       !access(path, F_OK);
-}
-
 static const char *duration(double secs, char *buf, size_t len)
 {
 	if (secs < 3600)
@@ -806,14 +790,15 @@ static int check_entry(const struct suite *su, const struct suite_entry *e)
 	const char *dir = getenv("BLKGEN_PROFILES");
 	char path[4096], err[1024];
 	struct profile p = { 0 };
-	size_t n = strlen(e->profile);
 	int i, ret = -1;
 
-	if (!access(e->profile, F_OK) || strchr(e->profile, '/'))
-		snprintf(path, sizeof(path), "%s", e->profile);
-	else if (path_join(path, sizeof(path), dir && *dir ? dir : BLKGEN_PROFILE_DIR,
-			   e->profile, n > 5 && !strcmp(e->profile + n - 5, ".prof") ? "" : ".prof"))
+	if (named_file(path, sizeof(path), e->profile,
+		       dir && *dir ? dir : BLKGEN_PROFILE_DIR, ".prof") < 0 ||
+	    access(path, F_OK)) {
+		fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: no profile '%s' (a file, or a name in BLKGEN_PROFILES or the installed profiles)\n",
+			su->file, e->line, e->name, e->profile);
 		return -1;
+	}
 	if (profile_load(path, &p, err, sizeof(err))) {
 		fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: %s\n",
 			su->file, e->line, e->name, err);
@@ -1030,13 +1015,7 @@ int cmd_review(int argc, char **argv)
 	for (i = 0; i < rv.suite.n; i++) {
 		const struct suite_entry *e = &rv.suite.e[i];
 
-		if (e->profile[0] && !profile_found(e->profile)) {
-			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: no profile '%s' (a file, or a name in BLKGEN_PROFILES or the installed profiles)\n",
-				rv.suite.file, e->line, e->name, e->profile);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		/* its sets, before anything is written: not hours later */
+		/* its profile and sets, before anything is written: not hours later */
 		if (e->profile[0] && check_entry(&rv.suite, e)) {
 			ret = EXIT_USAGE;
 			goto out;
