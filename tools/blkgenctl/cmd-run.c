@@ -1063,6 +1063,37 @@ int curve_trace_rate(struct profile *p, double *iops)
 	return 0;
 }
 
+/* The curve's maximum run: unthrottled, or the trace as fast as possible. */
+void curve_set_max(struct profile *p, double trace_iops)
+{
+	profile_put(&p->job, "rate_iops", "0", 0);
+	if (trace_iops)
+		profile_put(&p->wl[0], "replay", "afap", 0);
+}
+
+/*
+ * Set a curve point's target: the job's rate_iops, or over a trace (its
+ * own rate @trace_iops) the replay speed that runs it at @target. Returns
+ * that speed in percent (0 without a trace).
+ */
+double curve_set_target(struct profile *p, uint64_t target, double trace_iops)
+{
+	char buf[32];
+	double sp;
+
+	if (!trace_iops) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)target);
+		profile_put(&p->job, "rate_iops", buf, 0);
+		return 0;
+	}
+	sp = target / trace_iops * 100;
+	sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
+	snprintf(buf, sizeof(buf), "%.2f", sp);
+	profile_put(&p->wl[0], "replay", "timed", 0);
+	profile_put(&p->wl[0], "replay_speed", buf, 0);
+	return sp;
+}
+
 static int curve_sweep(struct profile *p, struct run_opts *o,
 		       const char *points, double stop_ms)
 {
@@ -1071,7 +1102,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	struct job_result r;
 	double pct[64];
 	char job[256], rate[32];
-	double trace_iops = 0;
+	double trace_iops = 0, sp;
 	uint64_t max;
 	int n, i, done = 0, ret;
 
@@ -1092,9 +1123,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	}
 	fprintf(stderr, "curve: maximum run (%s), then %d points\n",
 		trace_iops ? "the trace as fast as possible" : "unthrottled", n);
-	profile_put(&p->job, "rate_iops", "0", 0);
-	if (trace_iops)
-		profile_put(&p->wl[0], "replay", "afap", 0);
+	curve_set_max(p, trace_iops);
 	memset(&r, 0, sizeof(r));
 	ret = run_job(p, o, job, &r);
 	if (ret) {
@@ -1116,22 +1145,13 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 		pts[i].target = curve_target(max, pct[i]);
 		snprintf(rate, sizeof(rate), "%llu",
 			 (unsigned long long)pts[i].target);
-		if (trace_iops) {
-			/* The trace's time axis scaled to the target. */
-			char speed[32];
-			double sp = pts[i].target / trace_iops * 100;
-
-			sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
-			snprintf(speed, sizeof(speed), "%.2f", sp);
-			profile_put(&p->wl[0], "replay", "timed", 0);
-			profile_put(&p->wl[0], "replay_speed", speed, 0);
-			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS (the trace at %s%% of its speed)\n",
-				i + 1, n, pct[i], rate, speed);
-		} else {
-			profile_put(&p->job, "rate_iops", rate, 0);
+		sp = curve_set_target(p, pts[i].target, trace_iops);
+		if (trace_iops)
+			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS (the trace at %.2f%% of its speed)\n",
+				i + 1, n, pct[i], rate, sp);
+		else
 			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS\n",
 				i + 1, n, pct[i], rate);
-		}
 		memset(&r, 0, sizeof(r));
 		ret = run_job(p, o, job, &r);
 		if (ret && ret != EXIT_FAIL) {

@@ -458,9 +458,7 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 	if (max < 0) {
 		say(rv, "%s: maximum (%s)", e->title,
 		    trace_iops ? "the trace as fast as possible" : "unthrottled");
-		profile_put(&p.job, "rate_iops", "0", 0);
-		if (trace_iops)
-			profile_put(&p.wl[0], "replay", "afap", 0);
+		curve_set_max(&p, trace_iops);
 		f0 = rv->failed;
 		ret = run_point(rv, &p, &o, file, 0, 0, &max);
 		if (ret)
@@ -480,17 +478,7 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 			continue;
 		target = curve_target((uint64_t)(max + 0.5), rv->pct[i]);
 		snprintf(rate, sizeof(rate), "%llu", (unsigned long long)target);
-		if (trace_iops) {
-			char speed[32];
-			double sp = target / trace_iops * 100;
-
-			sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
-			snprintf(speed, sizeof(speed), "%.2f", sp);
-			profile_put(&p.wl[0], "replay", "timed", 0);
-			profile_put(&p.wl[0], "replay_speed", speed, 0);
-		} else {
-			profile_put(&p.job, "rate_iops", rate, 0);
-		}
+		curve_set_target(&p, target, trace_iops);
 		say(rv, "%s: %g%% of %.0f = %s IOPS", e->title, rv->pct[i], max, rate);
 		ret = run_point(rv, &p, &o, file, rv->pct[i], target, &iops);
 		if (ret)

@@ -38,5 +38,7 @@ void run_catch_signals(void);
 int curve_points(const char *s, double *pts, int max);
 uint64_t curve_target(uint64_t max, double pct);
 int curve_trace_rate(struct profile *p, double *iops);
+void curve_set_max(struct profile *p, double trace_iops);
+double curve_set_target(struct profile *p, uint64_t target, double trace_iops);
 
 #endif /* BLKGENCTL_RUN_H */
