@@ -151,7 +151,7 @@ static int write_section(const char *dir, const struct profile *p,
 }
 
 /* Size and model of a block device, for the overwrite warning. */
-static void describe(const char *dev, char *buf, size_t size)
+void describe(const char *dev, char *buf, size_t size)
 {
 	char path[512], model[128] = "", *real = realpath(dev, NULL);
 	const char *name = real ? real : dev;

@@ -239,6 +239,59 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* A gnuplot script being written, and the SVG it draws. */
+struct plot {
+	char gp[32];
+	char svg[40];
+	FILE *f;
+};
+
+static FILE *plot_open(struct plot *pl, int width, int height)
+{
+	int fd;
+
+	snprintf(pl->gp, sizeof(pl->gp), "/tmp/blkgen-plot-XXXXXX");
+	fd = mkstemp(pl->gp);
+	if (fd < 0)
+		return NULL;
+	pl->f = fdopen(fd, "w");
+	if (!pl->f) {
+		close(fd);
+		unlink(pl->gp);
+		return NULL;
+	}
+	snprintf(pl->svg, sizeof(pl->svg), "%s.svg", pl->gp);
+	fprintf(pl->f, "set terminal svg size %d,%d dynamic noenhanced font 'sans,11' background '#ffffff'\nset output '%s'\n",
+		width, height, pl->svg);
+	return pl->f;
+}
+
+/* Run the script: its SVG from "<svg" on (it goes inside HTML), or NULL. */
+static char *plot_svg(struct plot *pl)
+{
+	char *buf = NULL, *start, *nb;
+	size_t len;
+
+	if (!fclose(pl->f) && !gnuplot(pl->gp))
+		buf = cfs_read_file(pl->svg, &len);
+	if (buf) {
+		nb = realloc(buf, len + 1);
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf = nb;
+			buf[len] = 0;
+			start = strstr(buf, "<svg");
+			if (start && start != buf)
+				memmove(buf, start, strlen(start) + 1);
+		}
+	}
+	unlink(pl->gp);
+	unlink(pl->svg);
+	return buf;
+}
+
 /*
  * Average latency against IOPS (or MB/s) for one or more drives' points,
  * each labelled with its percent; the SVG gnuplot drew, without its XML
@@ -247,24 +300,13 @@ static void put_quoted(FILE *f, const char *s)
 static char *chart(const char *title, bool mbps, const char *const *labels,
 		   json_object *const *points, int n)
 {
-	char gp[] = "/tmp/blkgen-chart-XXXXXX";
-	char svg[64];
-	char *buf = NULL, *start;
-	size_t len = 0;
-	FILE *f;
-	int fd, i;
+	struct plot pl;
+	FILE *f = plot_open(&pl, 720, 420);
+	int i;
 	size_t k;
 
-	fd = mkstemp(gp);
-	if (fd < 0)
+	if (!f)
 		return NULL;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(gp);
-		return NULL;
-	}
-	snprintf(svg, sizeof(svg), "%s.svg", gp);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "$d%d << EOD\n", i);
 		for (k = 0; k < alen(points[i]); k++) {
@@ -276,8 +318,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 		}
 		fprintf(f, "EOD\n");
 	}
-	fprintf(f, "set terminal svg size 720,420 dynamic noenhanced font 'sans,11' background '#ffffff'\n");
-	fprintf(f, "set output '%s'\nset title ", svg);
+	fprintf(f, "set title ");
 	put_quoted(f, title);
 	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (ms)'\n",
 		mbps ? "MB/s" : "IOPS");
@@ -290,43 +331,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 			fprintf(f, ", $d%d using 1:2:3 with labels offset 0,1 notitle", i);
 	}
 	fprintf(f, "\n");
-	if (fclose(f)) {
-		unlink(gp);
-		return NULL;
-	}
-	if (gnuplot(gp))
-		goto out;
-	f = fopen(svg, "r");
-	if (!f)
-		goto out;
-	{
-		char tmp[8192];
-		size_t r;
-
-		while ((r = fread(tmp, 1, sizeof(tmp), f)) > 0) {
-			char *nb = realloc(buf, len + r + 1);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			memcpy(buf + len, tmp, r);
-			len += r;
-			buf[len] = 0;
-		}
-	}
-	fclose(f);
-	if (buf) {
-		start = strstr(buf, "<svg");
-		if (start && start != buf)
-			memmove(buf, start, strlen(start) + 1);
-	}
-out:
-	unlink(gp);
-	unlink(svg);
-	return buf;
+	return plot_svg(&pl);
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -472,10 +477,10 @@ static void steady_md(FILE *f, json_object *pc)
 static void steady_html(FILE *f, json_object *pc)
 {
 	json_object *r = get(pc, "rounds");
-	char gp[] = "/tmp/blkgen-steady-XXXXXX", svg[64], line[4096];
-	FILE *g, *s;
+	struct plot pl;
+	char *svg;
+	FILE *g;
 	size_t i;
-	int fd;
 
 	if (!r)
 		return;
@@ -490,40 +495,20 @@ static void steady_html(FILE *f, json_object *pc)
 		fprintf(f, "<tr><td>%zu</td><td>%.0f</td></tr>\n", i + 1,
 			json_object_get_double(json_object_array_get_idx(r, i)));
 	fprintf(f, "</table>\n");
-	fd = mkstemp(gp);
-	if (fd < 0)
+	g = plot_open(&pl, 720, 360);
+	if (!g)
 		return;
-	g = fdopen(fd, "w");
-	if (!g) {
-		close(fd);
-		unlink(gp);
-		return;
-	}
-	snprintf(svg, sizeof(svg), "%s.svg", gp);
 	fprintf(g, "$r << EOD\n");
 	for (i = 0; i < alen(r); i++)
 		fprintf(g, "%zu %.1f\n", i + 1, json_object_get_double(json_object_array_get_idx(r, i)));
-	fprintf(g, "EOD\nset terminal svg size 720,360 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
-		"set output '%s'\nset title 'Steady-state rounds'\nset xlabel 'round'\n"
+	fprintf(g, "EOD\nset title 'Steady-state rounds'\nset xlabel 'round'\n"
 		"set ylabel 'IOPS'\nset grid\nset yrange [0:*]\n"
 		"plot $r using 1:2 with linespoints pt 7 title '4 KiB random write', %.1f title 'window average' dt 2\n",
-		svg, num(pc, "window_avg"));
-	fclose(g);
-	if (!gnuplot(gp) && (s = fopen(svg, "r"))) {
-		bool in = false;
-
-		fprintf(f, "<figure class=\"chart\">\n");
-		while (fgets(line, sizeof(line), s)) {
-			if (!in && strstr(line, "<svg"))
-				in = true;
-			if (in)
-				fputs(line, f);
-		}
-		fprintf(f, "</figure>\n");
-		fclose(s);
-	}
-	unlink(gp);
-	unlink(svg);
+		num(pc, "window_avg"));
+	svg = plot_svg(&pl);
+	if (svg)
+		fprintf(f, "<figure class=\"chart\">\n%s</figure>\n", svg);
+	free(svg);
 }
 
 static int write_file_check(FILE *f, const char *file)

@@ -642,15 +642,6 @@ static void device_id(const char *dev, const char *what, char *buf, size_t len)
 	free(real);
 }
 
-static void describe_device(const char *dev, char *buf, size_t len)
-{
-	char model[128];
-
-	device_id(dev, "model", model, sizeof(model));
-	snprintf(buf, len, "%.1f GB%s%s", cfs_dev_bytes(dev) / 1e9,
-		 model[0] ? ", " : "", model);
-}
-
 static json_object *plan_json(const struct review *rv)
 {
 	json_object *o = json_object_new_object(), *d = json_object_new_object();
@@ -683,6 +674,11 @@ static json_object *plan_json(const struct review *rv)
 		json_object_array_add(pts, json_object_new_double(rv->pct[i]));
 	json_object_object_add(o, "points", pts);
 	return o;
+}
+
+static bool valid_precondition(const char *m)
+{
+	return !strcmp(m, "fill") || !strcmp(m, "pts") || !strcmp(m, "none");
 }
 
 static const char *plan_str(json_object *o, const char *k)
@@ -754,8 +750,7 @@ static int resume_plan(struct review *rv, const char *file)
 	json_object_put(o);
 	if (!ret && (!rv->suite_arg[0] || !rv->npts || !rv->point_secs ||
 		     rv->point_secs > 86400 || region_pct(rv) < 1 || region_pct(rv) > 100 ||
-		     (strcmp(rv->precondition, "fill") && strcmp(rv->precondition, "pts") &&
-		      strcmp(rv->precondition, "none")))) {
+		     !valid_precondition(rv->precondition))) {
 		fprintf(stderr, "blkgenctl: review --resume: %s: not a plan blkgenctl wrote (suite, points, point_secs, region or precondition missing or wrong)\n",
 			file);
 		ret = EXIT_USAGE;
@@ -892,8 +887,7 @@ int cmd_review(int argc, char **argv)
 			suite = optarg;
 			break;
 		case 'p':
-			if (strcmp(optarg, "fill") && strcmp(optarg, "pts") &&
-			    strcmp(optarg, "none")) {
+			if (!valid_precondition(optarg)) {
 				fprintf(stderr, "blkgenctl: review: --precondition %s: expected fill, pts or none\n",
 					optarg);
 				return EXIT_USAGE;
@@ -1078,7 +1072,7 @@ int cmd_review(int argc, char **argv)
 	if (resume)
 		fprintf(stderr, "review: %d of %d points saved before\n", rv.done, rv.total);
 	rv.t0 = time(NULL);
-	describe_device(rv.dev, err, sizeof(err));
+	describe(rv.dev, err, sizeof(err));
 	fprintf(stderr, "review: will overwrite all of %s (%s); the points go to %s\n",
 		rv.dev, err, rv.dir);
 

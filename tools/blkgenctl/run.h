@@ -32,6 +32,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	    struct job_result *res);
 /* The signal that stopped us (SIGINT, SIGTERM), 0 if none. */
 int run_interrupted(void);
+/* "1.1 GB, MODEL": a device's size and model, for an overwrite warning. */
+void describe(const char *dev, char *buf, size_t size);
 void run_catch_signals(void);
 
 /* vdbench's curve */
