@@ -23,3 +23,17 @@ help_opts() {
 	"$ctl" "$1" --help | awk 'NR == 1, /^$/ { print; next } /^ +-/ { print }' |
 		grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z-]*' | sed 's/^[][ ,|]//' | sort -u
 }
+
+# usage_error WANT COMMAND ARGS...: blkgenctl COMMAND ARGS exits 2 with
+# WANT (a fixed string) on stderr.
+usage_error() {
+	local want=$1 rc=0
+
+	shift
+	"$ctl" "$@" > /dev/null 2> "$tmp/err" || rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$want" "$tmp/err"; then
+		ok "$*: exit 2, $(head -1 "$tmp/err")"
+	else
+		notok "$*: exit $rc, '$(cat "$tmp/err")', want 2 and '$want'"
+	fi
+}

@@ -264,25 +264,13 @@ for f in "$rd"/bad-*.suite; do
 done
 
 # The command line.
-bad() {
-	local want=$1 rc
-
-	shift
-	"$ctl" review "$@" > /dev/null 2> "$tmp/err"
-	rc=$?
-	if [ $rc = 2 ] && grep -qF -- "$want" "$tmp/err"; then
-		ok "review $*: exit 2, $(head -1 "$tmp/err")"
-	else
-		notok "review $*: exit $rc, '$(cat "$tmp/err")', want '$want'"
-	fi
-}
-bad "add --allow-write" --device /dev/null -O "$tmp/x"
-bad "is not a block device" --device /dev/null --allow-write -O "$tmp/x"
-bad "expected fill, pts or none" --device /dev/null --allow-write -O "$tmp/x" --precondition wash
-bad "expected a percent of the device" --device /dev/null --allow-write -O "$tmp/x" --region 0
-bad "expected 1 to 86400" --device /dev/null --allow-write -O "$tmp/x" --point-secs 0
-bad "holds a review already: --resume" --device /dev/null --allow-write -O "$tmp/a"
-bad "usage:" --allow-write -O "$tmp/x"
+usage_error "add --allow-write" review --device /dev/null -O "$tmp/x"
+usage_error "is not a block device" review --device /dev/null --allow-write -O "$tmp/x"
+usage_error "expected fill, pts or none" review --device /dev/null --allow-write -O "$tmp/x" --precondition wash
+usage_error "expected a percent of the device" review --device /dev/null --allow-write -O "$tmp/x" --region 0
+usage_error "expected 1 to 86400" review --device /dev/null --allow-write -O "$tmp/x" --point-secs 0
+usage_error "holds a review already: --resume" review --device /dev/null --allow-write -O "$tmp/a"
+usage_error "usage:" review --allow-write -O "$tmp/x"
 [ -e "$tmp/x" ] && notok "a refused review made $tmp/x" || ok "a refused review makes no directory"
 
 exit $fail

@@ -114,25 +114,13 @@ else
 fi
 
 # Bad options: exit 2 and a line naming what is wrong.
-bad() {
-	local want=$1 rc
-
-	shift
-	"$ctl" vdi "$@" > /dev/null 2> "$tmp/err"
-	rc=$?
-	if [ $rc = 2 ] && grep -q -- "$want" "$tmp/err"; then
-		ok "vdi $*: exit 2, '$(head -1 "$tmp/err")'"
-	else
-		notok "vdi $*: exit $rc, '$(cat "$tmp/err")' (want 2 and '$want')"
-	fi
-}
-bad "expected full or linked" --clone half --phase boot --desktops 2 -O "$tmp/x"
-bad "expected boot, initial-login" --clone full --phase lunch --desktops 2 -O "$tmp/x"
-bad "expected 1 to 100000" --clone full --phase boot --desktops 0 -O "$tmp/x"
-bad "too small for 4096 desktops" --clone full --phase boot --desktops 4096 --size 1g -O "$tmp/x"
-bad "expected a size" --clone full --phase boot --desktops 2 --size 12q -O "$tmp/x"
-bad "usage:" --clone full --phase boot -O "$tmp/x"
-bad "expected 1 to 86400" --clone full --phase boot --desktops 2 --secs 0 -O "$tmp/x"
+usage_error "expected full or linked" vdi --clone half --phase boot --desktops 2 -O "$tmp/x"
+usage_error "expected boot, initial-login" vdi --clone full --phase lunch --desktops 2 -O "$tmp/x"
+usage_error "expected 1 to 100000" vdi --clone full --phase boot --desktops 0 -O "$tmp/x"
+usage_error "too small for 4096 desktops" vdi --clone full --phase boot --desktops 4096 --size 1g -O "$tmp/x"
+usage_error "expected a size" vdi --clone full --phase boot --desktops 2 --size 12q -O "$tmp/x"
+usage_error "usage:" vdi --clone full --phase boot -O "$tmp/x"
+usage_error "expected 1 to 86400" vdi --clone full --phase boot --desktops 2 --secs 0 -O "$tmp/x"
 [ -e "$tmp/x" ] && notok "a refused vdi left $tmp/x" || ok "a refused vdi writes no file"
 
 exit $fail
