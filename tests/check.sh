@@ -8,10 +8,12 @@
 # checkpatch --strict, shellcheck), the module built for every installed
 # Debian kernel, then each kernel booted under QEMU running the in-VM
 # suites (then booted again in QEMU's icount mode for the timing tests),
-# the demo, and last the debug kernel (tests/vm/debug-kernel.sh: KASAN,
-# lockdep, kmemleak; cached after its first build) booted the same two
-# ways. Ends with "N passed, N failed, N skipped" and exits non-zero
-# if anything failed.
+# the demos, and last the debug kernel (tests/vm/debug-kernel.sh: KASAN,
+# lockdep, kmemleak; cached after its first build, which runs in the
+# background at nice 19 from the start) booted the same two ways. Each
+# tier's time is printed as it ends and in the summary; each boot's
+# tests' times are in build/vm/NAME/times.txt. Ends with "N passed,
+# N failed, N skipped" and exits non-zero if anything failed.
 #
 # Environment: KERNELS="6.1 6.12" limits the kernels (default: all
 # installed); VM=0 skips the VM tiers (quick host-only run);
@@ -28,6 +30,36 @@ start=$(date +%s)
 
 say() { printf '\n=== %s\n' "$*"; }
 
+# tier NAME: a new tier begins; the one before it ends. Each tier's time
+# is printed as it ends and again in the summary (build/check-times.txt).
+times=$top/build/check-times.txt
+: > "$times"
+tier_name='' tier_start=''
+tier() {
+	local now
+	now=$(date +%s)
+	if [ -n "$tier_name" ]; then
+		printf '%6d s  %s\n' $((now - tier_start)) "$tier_name" >> "$times"
+		echo "--- $tier_name: $((now - tier_start)) s"
+	fi
+	tier_name=$1 tier_start=$now
+	[ -n "$1" ] && say "$1"
+	return 0
+}
+
+# vm_tier WHAT RUN.SH-ARGS...: boot under tests/vm/run.sh, its results
+# appended; a runner that broke without recording why still fails.
+vm_tier() {
+	local what=$1 before rc
+	shift
+	before=$(grep -c '^FAIL' "$results")
+	tests/vm/run.sh "$@" --results "$results"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$before" ]; then
+		echo "FAIL vm: tests/vm/run.sh $what exited $rc" | tee -a "$results"
+	fi
+}
+
 # step NAME CMD...: run CMD, record PASS/FAIL NAME, show the tail on failure.
 step() {
 	local name=$1 log
@@ -41,17 +73,30 @@ step() {
 	fi
 }
 
-say "dependencies"
+tier "dependencies"
 if ! tests/install-deps.sh; then
 	echo "FAIL dependencies" | tee -a "$results"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
 
-say "build"
+# The debug kernel (about 15 minutes on 2 cores when not cached) builds
+# in the background at the lowest priority from here on: it takes the
+# CPU time the host tiers and the VMs leave idle, and its tier waits for it.
+debug_build_pid=
+if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
+	setsid nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1 &
+	debug_build_pid=$!
+	# Stopped with check.sh: its own process group, make's jobs and all
+	# (an unfinished build is never taken for a finished one).
+	trap 'kill -- -$debug_build_pid 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+fi
+
+tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
 
-say "host unit tests (ASan, UBSan)"
+tier "host unit tests (ASan, UBSan)"
 fails_before=$(grep -c '^FAIL' "$results")
 make -s -C tests/unit check 2>&1 | tee -a "$results"
 rc=${PIPESTATUS[0]}
@@ -60,7 +105,7 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; t
 	echo "FAIL unit: make -C tests/unit check exited $rc" | tee -a "$results"
 fi
 
-say "static checks"
+tier "static checks"
 mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
 newest=${kernels[-1]:-}
 sparse_check() {
@@ -85,7 +130,7 @@ step "static: shellcheck (tests, scripts)" \
 	tests/vm/*.sh tests/vm/init tests/unit/*.sh tests/bench/*.sh .ci/run \
 	tests/*/[0-9][0-9][0-9]
 
-say "module builds"
+tier "module builds"
 if [ ${#kernels[@]} -eq 0 ]; then
 	echo "FAIL build: no kernel matches '${KERNELS:-}'" | tee -a "$results"
 fi
@@ -100,28 +145,19 @@ if [ -n "$newest" ]; then
 fi
 
 if [ "${VM:-1}" != 0 ]; then
-	say "VM tier (QEMU TCG)"
+	tier "VM tier (QEMU TCG)"
 	vmargs=()
 	for rel in "${kernels[@]}"; do
 		vmargs+=(--kernel "$rel")
 	done
 	if [ ${#kernels[@]} -gt 0 ]; then
-		fails_before=$(grep -c '^FAIL' "$results")
-		tests/vm/run.sh "${vmargs[@]}" --results "$results"
-		rc=$?
-		# A runner that broke without recording why still fails the run.
-		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
-			echo "FAIL vm: tests/vm/run.sh exited $rc" | tee -a "$results"
-		fi
+		vm_tier "" "${vmargs[@]}"
 		# The timing tests, in QEMU's icount mode (guest time is an
 		# instruction count: the host's load does not move them).
-		fails_before=$(grep -c '^FAIL' "$results")
-		tests/vm/run.sh --icount "${vmargs[@]}" --results "$results"
-		rc=$?
-		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
-			echo "FAIL vm: tests/vm/run.sh --icount exited $rc" | tee -a "$results"
-		fi
+		tier "VM tier, icount (timing tests)"
+		vm_tier --icount --icount "${vmargs[@]}"
 	fi
+	tier "host checks of the VM's files, demos"
 	# fio's own tool on the VM's blkgenctl run -o fio (ctl/007's files).
 	if [ ${#kernels[@]} -gt 0 ]; then
 		step "fio tools: fio_jsonplus_clat2csv on the VM's run -o fio" \
@@ -166,25 +202,27 @@ if [ "${VM:-1}" != 0 ]; then
 fi
 
 if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
-	say "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
-	step "build: debug kernel" tests/vm/debug-kernel.sh
-	if grep -qx 'PASS build: debug kernel' "$results"; then
-		fails_before=$(grep -c '^FAIL' "$results")
-		tests/vm/run.sh --debug-kernel --results "$results"
-		rc=$?
-		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
-			echo "FAIL vm: tests/vm/run.sh --debug-kernel exited $rc" | tee -a "$results"
-		fi
-		fails_before=$(grep -c '^FAIL' "$results")
-		tests/vm/run.sh --debug-kernel --icount --results "$results"
-		rc=$?
-		if [ $rc -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
-			echo "FAIL vm: tests/vm/run.sh --debug-kernel --icount exited $rc" | tee -a "$results"
-		fi
+	tier "debug kernel build (what is left of it)"
+	wait "$debug_build_pid"
+	brc=$?
+	tail -n 1 build/debug-kernel.log
+	tier "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
+	if [ $brc -eq 0 ]; then
+		echo "PASS build: debug kernel" | tee -a "$results"
+	else
+		echo "FAIL build: debug kernel" | tee -a "$results"
+		tail -n 40 build/debug-kernel.log | sed 's/^/    /'
+	fi
+	if [ $brc -eq 0 ]; then
+		vm_tier --debug-kernel --debug-kernel
+		tier "debug kernel tier, icount (timing tests)"
+		vm_tier "--debug-kernel --icount" --debug-kernel --icount
 	fi
 fi
+tier ""
 
 say "summary ($(( $(date +%s) - start )) s)"
+cat "$times"
 grep -E '^(FAIL)' "$results"
 pass=$(grep -c '^PASS' "$results")
 fail=$(grep -c '^FAIL' "$results")

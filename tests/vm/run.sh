@@ -263,9 +263,15 @@ for i in "${!names[@]}"; do
 		grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
 		sed -u "s/^/[$name] /"
 	qrc=${PIPESTATUS[0]}
-	echo "== $name: finished in $(( $(date +%s) - start )) s"
 	touch "$ktap"
 	sed -i 's/\r$//' "$ktap"
+	# Each test's time (run_tests' "# time: TEST N s" lines), slowest
+	# first, in times.txt beside the log; the boot's time, the tests' sum
+	# and the slowest five on the console.
+	sed -n 's/^# time: \([^ ]*\) \([0-9.]*\) s$/\2 \1/p' "$ktap" | sort -rn > "$out/times.txt"
+	echo "== $name: finished in $(( $(date +%s) - start )) s;" \
+		"tests $(awk '{ s += $1 } END { printf "%.0f", s }' "$out/times.txt") s;" \
+		"slowest: $(head -n 5 "$out/times.txt" | awk '{ printf "%s%s %.0f s", NR > 1 ? ", " : "", $2, $1 }')"
 	# Files the tests left for the host (tests/vm/init, BLKGEN_ARTIFACTS).
 	mkdir -p "$out/artifacts"
 	awk -v dir="$out/artifacts" '
