@@ -145,30 +145,25 @@ if [ -n "$newest" ]; then
 fi
 
 if [ "${VM:-1}" != 0 ]; then
-	tier "VM tier (QEMU TCG)"
-	vmargs=()
+	# No boot's files from an earlier run (the host checks read them).
+	rm -rf build/vm
+	# Each Debian kernel runs the kernel tests; the tool tests run once,
+	# on the debug kernel, or on the newest Debian kernel without it.
 	for rel in "${kernels[@]}"; do
-		vmargs+=(--kernel "$rel")
+		tier "VM tier: $rel (QEMU TCG)"
+		if [ "$rel" = "$newest" ] && [ "${DEBUG_KERNEL:-1}" = 0 ]; then
+			vm_tier "--kernel $rel --tool-tests" --kernel "$rel" --tool-tests
+		else
+			vm_tier "--kernel $rel" --kernel "$rel"
+		fi
 	done
-	if [ ${#kernels[@]} -gt 0 ]; then
-		vm_tier "" "${vmargs[@]}"
-		# The timing tests, in QEMU's icount mode (guest time is an
-		# instruction count: the host's load does not move them).
-		tier "VM tier, icount (timing tests)"
-		vm_tier --icount --icount "${vmargs[@]}"
-	fi
-	tier "host checks of the VM's files, demos"
-	# fio's own tool on the VM's blkgenctl run -o fio (ctl/007's files).
-	if [ ${#kernels[@]} -gt 0 ]; then
-		step "fio tools: fio_jsonplus_clat2csv on the VM's run -o fio" \
-			tests/fio-vm-check.sh "$top/build/vm"
-	fi
-	# A real review's report (review/001's, the VM has no gnuplot) drawn
-	# here and opened in headless Chromium.
-	if [ ${#kernels[@]} -gt 0 ]; then
-		step "review: the VM's review drawn and opened in Chromium" \
-			tests/review-vm-check.sh "$top/build/vm"
-	fi
+	# The timing tests, in QEMU's icount mode (guest time is an
+	# instruction count: the host's load does not move them).
+	for rel in "${kernels[@]}"; do
+		tier "VM tier: $rel, icount (timing tests)"
+		vm_tier "--kernel $rel --icount" --kernel "$rel" --icount
+	done
+	tier "demos"
 	# The README's first command, shortened: corners of 1 s, a 2-point curve.
 	demo_check() {
 		local log=$top/build/demo-check.log
@@ -218,6 +213,16 @@ if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
 		tier "debug kernel tier, icount (timing tests)"
 		vm_tier "--debug-kernel --icount" --debug-kernel --icount
 	fi
+fi
+if [ "${VM:-1}" != 0 ] && [ ${#kernels[@]} -gt 0 ]; then
+	tier "host checks of the VMs' files"
+	# fio's own tool on the VM's blkgenctl run -o fio (ctl/007's files).
+	step "fio tools: fio_jsonplus_clat2csv on the VM's run -o fio" \
+		tests/fio-vm-check.sh "$top/build/vm"
+	# A real review's report (review/001's, the VM has no gnuplot) drawn
+	# here and opened in headless Chromium.
+	step "review: the VM's review drawn and opened in Chromium" \
+		tests/review-vm-check.sh "$top/build/vm"
 fi
 tier ""
 

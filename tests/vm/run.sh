@@ -22,7 +22,11 @@
 #                    whose requires() calls _have_icount); 6.1 gets one
 #                    vCPU (it hangs bringing up a second under icount)
 #   --shell          boot one kernel with an interactive shell instead
-#   --tests "T ..."  tests or groups to run (default: all but the timing ones)
+#   --tests "T ..."  tests or groups to run (default: all but the timing
+#                    ones; on Debian's kernels also all but the tool tests,
+#                    a SCOPE=tool line: blkgenctl over the module's
+#                    interface, run once, on the debug kernel)
+#   --tool-tests     Debian kernels' boots run the tool tests too
 #   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
 #   --timeout SEC    wall-clock limit per boot (default 1200; debug 3600)
 #   --cpus N         vCPUs (default 2; 1 for 6.1 with --icount)
@@ -45,6 +49,7 @@ mode='test'
 results=
 debug=0
 icount=0
+tool=0
 timeout_s=
 cpus=
 mem=2048
@@ -54,7 +59,7 @@ export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,42p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -63,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--kernel) patterns+=("$2"); shift ;;
 	--debug-kernel) debug=1 ;;
 	--icount) icount=1 ;;
+	--tool-tests) tool=1 ;;
 	--shell) mode=shell ;;
 	--tests) VM_TESTS=$2; shift ;;
 	--results) results=$2; shift ;;
@@ -162,8 +168,16 @@ user_files=$VM_FILES
 # need QEMU's icount mode, where guest time is an instruction count: they
 # are what an --icount boot runs, and what the other boots leave out.
 timing_tests=$(cd "$top/tests" && grep -l '_have_icount' */[0-9][0-9][0-9] | tr '\n' ' ')
+# The tool tests (a SCOPE=tool line) check blkgenctl over the module's
+# interface, which no kernel version changes: they run once, on the debug
+# kernel, unless --tool-tests asks a Debian kernel's boot for them too
+# (make check does when the debug kernel is not booted).
+tool_tests=$(cd "$top/tests" && grep -l '^SCOPE=tool$' */[0-9][0-9][0-9] | tr '\n' ' ')
 other_tests=$(cd "$top/tests" && for t in */[0-9][0-9][0-9]; do
 	case " $timing_tests " in *" $t "*) ;; *) printf '%s ' "$t" ;; esac
+done)
+kernel_tests=$(for t in $other_tests; do
+	case " $tool_tests " in *" $t "*) ;; *) printf '%s ' "$t" ;; esac
 done)
 for i in "${!names[@]}"; do
 	name=${names[$i]} rel=${rels[$i]}
@@ -183,8 +197,10 @@ for i in "${!names[@]}"; do
 		VM_TESTS=${user_tests:-$timing_tests}
 		# Marks the boot for _have_icount (init's environment).
 		cmdline+=" blkgen_vm_icount=1"
-	else
+	elif [ "${builtin[$i]}" = 1 ] || [ "$tool" = 1 ]; then
 		VM_TESTS=${user_tests:-$other_tests}
+	else
+		VM_TESTS=${user_tests:-$kernel_tests}
 	fi
 	if [ "${builtin[$i]}" = 1 ]; then
 		# KASAN, lockdep and kmemleak under TCG: 3 times longer.
@@ -271,7 +287,7 @@ for i in "${!names[@]}"; do
 	sed -n 's/^# time: \([^ ]*\) \([0-9.]*\) s$/\2 \1/p' "$ktap" | sort -rn > "$out/times.txt"
 	echo "== $name: finished in $(( $(date +%s) - start )) s;" \
 		"tests $(awk '{ s += $1 } END { printf "%.0f", s }' "$out/times.txt") s;" \
-		"slowest: $(head -n 5 "$out/times.txt" | awk '{ printf "%s%s %.0f s", NR > 1 ? ", " : "", $2, $1 }')"
+		"slowest: $(head -n 5 "$out/times.txt" | awk '{ printf "%s%s %.0f s", (NR > 1 ? ", " : ""), $2, $1 }')"
 	# Files the tests left for the host (tests/vm/init, BLKGEN_ARTIFACTS).
 	mkdir -p "$out/artifacts"
 	awk -v dir="$out/artifacts" '
