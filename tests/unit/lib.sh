@@ -5,7 +5,7 @@
 # shellcheck shell=bash disable=SC2034 # the tests use these
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
+ctl=${BLKGENCTL:-$here/../../tools/blkgenctl/blkgenctl}
 data=$here/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

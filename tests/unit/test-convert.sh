@@ -7,7 +7,7 @@
 # and the message its first line expects. UPDATE=1 rewrites the goldens.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
+ctl=${BLKGENCTL:-$here/../../tools/blkgenctl/blkgenctl}
 data=$here/data/convert
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

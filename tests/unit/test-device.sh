@@ -7,7 +7,7 @@
 # 'device =' counts as unset. Checked before the module is needed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-ctl=$here/../../tools/blkgenctl/blkgenctl
+ctl=${BLKGENCTL:-$here/../../tools/blkgenctl/blkgenctl}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export BLKGEN_SYSFS=$tmp/none BLKGEN_CONFIGFS=$tmp/none
