@@ -17,10 +17,7 @@ fi
 mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
 [ ${#rels[@]} -gt 0 ] || { echo "bench: no kernel matches '${KERNEL:-}'" >&2; exit 1; }
 rel=${rels[-1]}
-out=$top/build/bench/$rel
-mkdir -p "$out"
-cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$out/"
-make -s -C "/lib/modules/$rel/build" M="$out" modules 2>&1 | { grep -v '^Skipping BTF' || true; } >&2
+bare=$("$top/tests/bench/build-bare.sh" "/lib/modules/$rel/build" "$top/build/bench/$rel")
 # fio's t/io_uring, if it can be fetched and built (cached after once).
 tio=()
 if t=$("$top/tests/bench/t-io-uring.sh"); then
@@ -30,5 +27,5 @@ else
 fi
 "$top/tests/vm/run.sh" --kernel "$rel" "${icount[@]}" "${tio[@]}" --timeout 1800 \
 	--nullb-args "nr_devices=1 irqmode=0 submit_queues=2" \
-	--file "$out/blkgen_bare.ko:/blkgen/tests/bench/blkgen_bare.ko" \
+	--file "$bare:/blkgen/tests/bench/blkgen_bare.ko" \
 	--run "BENCH_SECS=${BENCH_SECS:-10} BENCH_ROUNDS=${BENCH_ROUNDS:-2} /blkgen/tests/bench/guest.sh"

@@ -221,13 +221,8 @@ for i in "${!names[@]}"; do
 	# The bare submit/reap loop, the yardstick of bench/001, in icount boots.
 	VM_FILES=$user_files
 	if [ "$icount" = 1 ]; then
-		bdir=$top/build/bench/$name
-		mkdir -p "$bdir"
-		cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$bdir/"
-		if make -s -C "${kdirs[$i]}" M="$bdir" modules > "$bdir/build.log" 2>&1; then
-			VM_FILES="$VM_FILES $bdir/blkgen_bare.ko:/blkgen/tests/bench/blkgen_bare.ko"
-		else
-			echo "run.sh: $name: blkgen_bare.ko build failed (build/bench/$name/build.log)" >&2
+		if bare=$("$top/tests/bench/build-bare.sh" "${kdirs[$i]}" "$top/build/bench/$name"); then
+			VM_FILES="$VM_FILES $bare:/blkgen/tests/bench/blkgen_bare.ko"
 		fi
 	fi
 	if ! "$vm/mkinitramfs.sh" "$rel" "$ko" "$out/root" "$out/initrd.cpio"; then
