@@ -47,4 +47,12 @@ printf '[workload a]\ndevice = /dev/x\n[workload b]\n' > "$tmp/two.prof"
 check "round-robin over --device" 3 has \
 	"workload a: --device $tmp/cmdline replaces the profile's device /dev/x" \
 	"$tmp/two.prof" --device "$tmp/cmdline" --device "$tmp/profile"
+# Each workload its device in turn: the second writer writes the second.
+printf '[workload a]\nrdpct = 0\n[workload b]\nrdpct = 0\n[workload c]\nrdpct = 0\n' > "$tmp/three.prof"
+check "round-robin: workload b gets the second --device" 3 has \
+	"will overwrite $tmp/profile (0.1 GB), workload b" \
+	"$tmp/three.prof" --device "$tmp/cmdline" --device "$tmp/profile" --allow-write
+check "round-robin: workload c the first again" 3 has \
+	"will overwrite $tmp/cmdline (0.1 GB), workload c" \
+	"$tmp/three.prof" --device "$tmp/cmdline" --device "$tmp/profile" --allow-write
 exit $fail
