@@ -107,7 +107,8 @@ fi
 "$ctl" vdi --clone linked --phase boot --desktops 4 --size 1g --secs 10 -O - > "$tmp/small.csv" 2> /dev/null
 read -r maxend last <<< "$(awk -F, 'NR > 1 && !/^#/ { e = $5 + $6; if (e > m) m = e; t = $1 }
 	END { print m, t }' "$tmp/small.csv")"
-if [ "$maxend" -le $((1 << 30)) ] && [ "$last" -lt 100000000 ]; then
+if [ "$maxend" -le $((1 << 30)) ] && [ "$maxend" -gt $((900 << 20)) ] &&
+   [ "$last" -lt 100000000 ] && [ "$last" -ge 95000000 ]; then
 	ok "--size 1g --secs 10: footprint $maxend bytes, last record at $last x 100 ns"
 else
 	notok "--size 1g --secs 10: footprint $maxend, last record at $last x 100 ns"
