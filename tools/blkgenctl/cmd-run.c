@@ -68,8 +68,8 @@ static const char *run_help =
 	"  -q, --quiet             no progress lines\n"
 	"      --name JOB          the job's name (default: the profile's)\n"
 	"      --keep              leave the job when done (report, verify later)\n"
-	"Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded,\n"
-	"128+N stopped by signal N.\n";
+	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
+	"3 module not loaded, 128+N stopped by signal N.\n";
 
 static const char *curve_help =
 	"\n"
@@ -605,6 +605,12 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	} else {
 		if (!strcmp(cur.state, "failed")) {
 			fprintf(stderr, "blkgenctl: %s failed: %s\n", job, cur.error);
+			ret = EXIT_FAIL;
+		}
+		/* Not by this command (its signals set rc): a partial run. */
+		if (!strcmp(cur.state, "stopped") && !rc) {
+			fprintf(stderr, "blkgenctl: %s was stopped from outside this command (its state set to stop): the results cover %.1f s of the run\n",
+				job, cur.elapsed_ms / 1e3);
 			ret = EXIT_FAIL;
 		}
 		if (!o->quiet)
