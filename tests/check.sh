@@ -6,12 +6,14 @@
 # Tiers, in order: install missing Debian packages (as root), build the
 # tool, host unit tests under sanitizers, static checks (sparse,
 # checkpatch --strict, shellcheck), the module built for every installed
-# Debian kernel, then each kernel booted under QEMU running the in-VM
-# suites (then booted again in QEMU's icount mode for the timing tests),
-# the demos, and last the debug kernel (tests/vm/debug-kernel.sh: KASAN,
-# lockdep, kmemleak; cached after its first build, which runs in the
-# background at nice 19 from the start) booted the same two ways. Each
-# tier's time is printed as it ends and in the summary; each boot's
+# Debian kernel, then each kernel booted under QEMU running its kernel
+# tests, then again in QEMU's icount mode for the timing tests, and the
+# demos. Beside all of that, from the tool's build on, runs the debug
+# kernel lane (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak;
+# built at nice 19 unless cached): its boot runs every test but the
+# timing ones (the tool tests, SCOPE=tool, run there only), its icount
+# boot the timing tests. Last, the host checks of the files the VMs left.
+# Each tier's time is printed as it ends and in the summary; each boot's
 # tests' times are in build/vm/NAME/times.txt. Ends with "N passed,
 # N failed, N skipped" and exits non-zero if anything failed.
 #
@@ -80,21 +82,46 @@ if ! tests/install-deps.sh; then
 	exit 1
 fi
 
-# The debug kernel (about 15 minutes on 2 cores when not cached) builds
-# in the background at the lowest priority from here on: it takes the
-# CPU time the host tiers and the VMs leave idle, and its tier waits for it.
-debug_build_pid=
-if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
-	setsid nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1 &
-	debug_build_pid=$!
-	# Stopped with check.sh: its own process group, make's jobs and all
-	# (an unfinished build is never taken for a finished one).
-	trap 'kill -- -$debug_build_pid 2>/dev/null' EXIT
-	trap 'exit 130' INT TERM
-fi
+# The debug kernel lane runs beside the rest, from here on: its build
+# (about 15 minutes on 2 cores when not cached) at the lowest priority,
+# taking the CPU time the host tiers and the VMs leave idle, then its two
+# boots. Its output goes to build/check-debug.log, shown when it ends;
+# its results and times join the others' then.
+debug_lane() {
+	results=$top/build/check-results-debug.txt
+	times=$top/build/check-times-debug.txt
+	: > "$results"
+	: > "$times"
+	tier_name=''
+	tier "debug kernel build (nice 19)"
+	if nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1; then
+		echo "PASS build: debug kernel" | tee -a "$results"
+		tail -n 1 build/debug-kernel.log
+		tier "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
+		vm_tier --debug-kernel --debug-kernel
+		tier "debug kernel tier, icount (timing tests)"
+		vm_tier "--debug-kernel --icount" --debug-kernel --icount
+	else
+		echo "FAIL build: debug kernel" | tee -a "$results"
+		tail -n 40 build/debug-kernel.log | sed 's/^/    /'
+	fi
+	tier ""
+}
 
 tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
+
+# The lane starts once the tool is built (its boots would build it too).
+debug_lane_pid=
+if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
+	setsid bash -c "$(declare -f say tier vm_tier debug_lane); top=$(printf %q "$top"); debug_lane" \
+		> build/check-debug.log 2>&1 &
+	debug_lane_pid=$!
+	# Stopped with check.sh: its own process group, make's jobs, QEMU
+	# and all (an unfinished build is never taken for a finished one).
+	trap 'kill -- -$debug_lane_pid 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+fi
 
 tier "host unit tests (ASan, UBSan)"
 fails_before=$(grep -c '^FAIL' "$results")
@@ -196,24 +223,15 @@ if [ "${VM:-1}" != 0 ]; then
 	fi
 fi
 
-if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
-	tier "debug kernel build (what is left of it)"
-	wait "$debug_build_pid"
-	brc=$?
-	tail -n 1 build/debug-kernel.log
-	tier "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
-	if [ $brc -eq 0 ]; then
-		echo "PASS build: debug kernel" | tee -a "$results"
-	else
-		echo "FAIL build: debug kernel" | tee -a "$results"
-		tail -n 40 build/debug-kernel.log | sed 's/^/    /'
-	fi
-	if [ $brc -eq 0 ]; then
-		vm_tier --debug-kernel --debug-kernel
-		tier "debug kernel tier, icount (timing tests)"
-		vm_tier "--debug-kernel --icount" --debug-kernel --icount
-	fi
+if [ -n "$debug_lane_pid" ]; then
+	tier "debug kernel lane (what is left of it)"
+	wait "$debug_lane_pid"
+	trap - EXIT
+	sed 's/^/[debug lane] /' build/check-debug.log
+	cat build/check-results-debug.txt >> "$results"
+	sed 's/  /  debug lane: /' build/check-times-debug.txt >> "$times"
 fi
+
 if [ "${VM:-1}" != 0 ] && [ ${#kernels[@]} -gt 0 ]; then
 	tier "host checks of the VMs' files"
 	# fio's own tool on the VM's blkgenctl run -o fio (ctl/007's files).
