@@ -112,6 +112,8 @@ tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
 
 # The lane starts once the tool is built (its boots would build it too).
+# No boot's files from an earlier run (the host checks read them).
+[ "${VM:-1}" != 0 ] && rm -rf build/vm
 debug_lane_pid=
 if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
 	setsid bash -c "$(declare -f say tier vm_tier debug_lane); top=$(printf %q "$top"); debug_lane" \
@@ -172,8 +174,6 @@ if [ -n "$newest" ]; then
 fi
 
 if [ "${VM:-1}" != 0 ]; then
-	# No boot's files from an earlier run (the host checks read them).
-	rm -rf build/vm
 	# Each Debian kernel runs the kernel tests; the tool tests run once,
 	# on the debug kernel, or on the newest Debian kernel without it.
 	for rel in "${kernels[@]}"; do
