@@ -671,7 +671,67 @@ static int cmp_rank(const void *a, const void *b)
 	return (x->v < y->v) - (x->v > y->v);
 }
 
-static const char *compare_usage = "blkgenctl compare DIR... -O OUT";
+static const char *compare_usage = "blkgenctl compare DIR|published:NAME... -O OUT";
+
+/* What a published figure is, said once above the tables. */
+static void published_note(FILE *md, FILE *html, json_object **rv, int n)
+{
+	static const char note[] =
+		"Drives labelled \"published\" are a review's figures as printed, not runs of blkgen: "
+		"each is the peak of a closed-loop vdbench curve at the workload's thread count, "
+		"its latency the average service latency (submission to completion) at that peak; "
+		"these reviews print no p99 (n/a), and their MB/s are vdbench's (2^20 bytes), shown "
+		"here in the table's MB/s (10^6 bytes) from IOPS x block size. "
+		"Where each figure comes from is listed under Published sources.";
+
+	fprintf(md, "\n%s\n", note);
+	fprintf(html, "<p class=\"note\">");
+	html_text(html, note);
+	fprintf(html, "</p>\n");
+}
+
+/* Each published figure's review and section, and its notes. */
+static void published_sources(FILE *md, FILE *html, json_object **rv, int n)
+{
+	static const char *const notes[] = { "erratum", "exceeds_threads", "also_printed", NULL };
+	int i, m;
+	size_t k;
+
+	fprintf(md, "\n## Published sources\n");
+	fprintf(html, "<h2>Published sources</h2>\n");
+	for (i = 0; i < n; i++) {
+		json_object *r = get(rv[i], "published"), *wls = get(rv[i], "workloads");
+		char head[1024];
+
+		if (!r)
+			continue;
+		snprintf(head, sizeof(head), "%s: \"%s\", %s, %s. %s.", str(rv[i], "label"),
+			 str(r, "title"), str(r, "site"), str(r, "date"), str(rv[i], "method"));
+		fprintf(md, "\n%s\n\n", head);
+		fprintf(html, "<p>");
+		html_text(html, head);
+		fprintf(html, "</p>\n<ul>\n");
+		for (k = 0; k < alen(wls); k++) {
+			json_object *f = get(json_object_array_get_idx(wls, k), "published");
+			char line[2048];
+			size_t len;
+
+			len = (size_t)snprintf(line, sizeof(line), "%s: %s", str(f, "workload"), str(f, "section"));
+			if (get(f, "threads") && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "; %d threads",
+						json_object_get_int(get(f, "threads")));
+			for (m = 0; notes[m]; m++)
+				if (get(f, notes[m]) && len < sizeof(line))
+					len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s",
+							str(f, notes[m]));
+			fprintf(md, "- %s\n", line);
+			fprintf(html, "<li>");
+			html_text(html, line);
+			fprintf(html, "</li>\n");
+		}
+		fprintf(html, "</ul>\n");
+	}
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -682,8 +742,8 @@ int cmd_compare(int argc, char **argv)
 	};
 	json_object *rv[MAX_DRIVES] = { 0 }, *out, *shared, *others;
 	char names[MAX_DRIVES][512], file[4200], a[64], b[64], c[64];
-	const char *outdir = NULL;
-	int n = 0, c_, i, j, ret = EXIT_FAIL;
+	const char *outdir = NULL, *src[MAX_DRIVES];	/* DIR or published:NAME */
+	int n = 0, c_, i, j, ret = EXIT_FAIL, npub = 0;
 	FILE *md = NULL, *html = NULL;
 	bool gp = have_gnuplot();
 	size_t k, nsh, noth;
@@ -711,6 +771,29 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (i = optind; i < argc; i++, n++) {
+		if (n >= MAX_DRIVES) {
+			fprintf(stderr, "usage: %s (2 to %d drives)\n", compare_usage, MAX_DRIVES);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (!strncmp(argv[i], PUBLISHED_PREFIX, strlen(PUBLISHED_PREFIX))) {
+			char err[8192];
+			int got = published_reviews(argv[i], rv + n, MAX_DRIVES - n, err, sizeof(err));
+
+			if (got < 0) {
+				fprintf(stderr, "blkgenctl: compare: %s\n", err);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			for (j = 0; j < got; j++) {
+				src[n + j] = argv[i];
+				snprintf(names[n + j], sizeof(names[0]), "%s", str(rv[n + j], "label"));
+			}
+			n += got - 1;
+			npub += got;
+			continue;
+		}
+		src[n] = argv[i];
 		snprintf(file, sizeof(file), "%s/review.json", argv[i]);
 		rv[n] = json_object_from_file(file);
 		if (!rv[n] || !get(rv[n], "workloads")) {
@@ -732,9 +815,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: compare: mkdir %s: %s\n", outdir, strerror(errno));
 		goto out;
 	}
+	if (n < 2) {
+		fprintf(stderr, "usage: %s (2 to %d drives)\n", compare_usage, MAX_DRIVES);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	/* OUT's review.json must not replace a review's own. */
 	for (i = 0; i < n; i++) {
-		char *a = realpath(outdir, NULL), *b = realpath(argv[optind + i], NULL);
+		char *a = realpath(outdir, NULL), *b = get(rv[i], "published") ? NULL : realpath(src[i], NULL);
 		bool same = a && b && !strcmp(a, b);
 
 		free(a);
@@ -757,9 +845,11 @@ int cmd_compare(int argc, char **argv)
 			json_object *d = json_object_new_object();
 
 			json_object_object_add(d, "label", json_object_new_string(names[i]));
-			json_object_object_add(d, "dir", json_object_new_string(argv[optind + i]));
+			json_object_object_add(d, "dir", json_object_new_string(src[i]));
 			json_object_object_add(d, "suite", json_object_new_string(str(rv[i], "suite")));
 			json_object_object_add(d, "device", json_object_get(get(rv[i], "device")));
+			if (get(rv[i], "published"))
+				json_object_object_add(d, "published", json_object_get(get(rv[i], "published")));
 			json_object_array_add(dr, d);
 		}
 		json_object_object_add(out, "drives", dr);
@@ -784,7 +874,7 @@ int cmd_compare(int argc, char **argv)
 				json_object *o = json_object_new_object();
 
 				json_object_object_add(o, "name", json_object_new_string(wn));
-				json_object_object_add(o, "only_in", json_object_new_string(argv[optind + i]));
+				json_object_object_add(o, "only_in", json_object_new_string(src[i]));
 				json_object_array_add(others, o);
 				continue;
 			}
@@ -841,7 +931,10 @@ int cmd_compare(int argc, char **argv)
 	fprintf(html, html_head, "blkgen comparison");
 	fprintf(html, "<h1>blkgen comparison</h1>\n<ul class=\"drives\">\n");
 	for (i = 0; i < n; i++) {
-		fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), argv[optind + i]);
+		if (get(rv[i], "published"))
+			fprintf(md, "- %s: %s\n", names[i], src[i]);
+		else
+			fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), src[i]);
 		fprintf(html, "<li>");
 		html_text(html, names[i]);
 		fprintf(html, ": suite ");
@@ -849,6 +942,8 @@ int cmd_compare(int argc, char **argv)
 		fprintf(html, "</li>\n");
 	}
 	fprintf(html, "</ul>\n");
+	if (npub)
+		published_note(md, html, rv, n);
 	for (k = 0; k < alen(shared); k++) {
 		json_object *w = json_object_array_get_idx(shared, k), *d = get(w, "drives");
 		bool mbps = !strcmp(str(w, "unit"), "mbps");
@@ -872,6 +967,11 @@ int cmd_compare(int argc, char **argv)
 			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b));
 			latency(num(pk, "lat_mean_ns"), c, sizeof(c));
 			latency(num(pk, "lat_p99_ns"), e, sizeof(e));
+			/* the reviews print no p99, and no MB/s for a mix or a trace */
+			if (num(pk, "lat_p99_ns") <= 0)
+				snprintf(e, sizeof(e), "n/a");
+			if (num(pk, "bw_bytes") <= 0)
+				snprintf(b, sizeof(b), "n/a");
 			fprintf(md, "| %zu | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e);
 			fprintf(html, "<tr><td>%zu</td><td>", m + 1);
 			html_text(html, str(x, "drive"));
@@ -895,15 +995,20 @@ int cmd_compare(int argc, char **argv)
 		for (k = 0; k < alen(others); k++) {
 			json_object *o = json_object_array_get_idx(others, k);
 
-			fprintf(md, "- %s: not in every review (first in %s)\n", str(o, "name"), str(o, "only_in"));
+			bool pub = !strncmp(str(o, "only_in"), PUBLISHED_PREFIX, strlen(PUBLISHED_PREFIX));
+			const char *why = pub ? "published, not in every review" : "not in every review";
+
+			fprintf(md, "- %s: %s (first in %s)\n", str(o, "name"), why, str(o, "only_in"));
 			fprintf(html, "<li>");
 			html_text(html, str(o, "name"));
-			fprintf(html, ": not in every review (first in ");
+			fprintf(html, ": %s (first in ", why);
 			html_text(html, str(o, "only_in"));
 			fprintf(html, ")</li>\n");
 		}
 		fprintf(html, "</ul>\n");
 	}
+	if (npub)
+		published_sources(md, html, rv, n);
 	fprintf(html, "</body>\n</html>\n");
 	nsh = alen(shared);
 	noth = alen(others);

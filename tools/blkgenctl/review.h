@@ -54,6 +54,11 @@ bool steady_check(const double *y, int n, struct steady *st);
 struct json_object;
 int review_save_json(const char *path, struct json_object *o);
 
+/* review-published.c: compare's published:NAME, one review per drive */
+#define PUBLISHED_PREFIX	"published:"
+int published_reviews(const char *arg, struct json_object **out, int max,
+		      char *err, size_t len);
+
 /* review-report.c */
 int review_report(const char *dir, bool quiet);
 int cmd_compare(int argc, char **argv);
