@@ -854,17 +854,26 @@ int cmd_compare(int argc, char **argv)
 		}
 		json_object_object_add(out, "drives", dr);
 	}
-	/* Shared: in every review (in the first's order); the rest listed. */
+	/*
+	 * Shared: in every review (in the first's order), a published drive
+	 * joining where it has the workload (every drive if all are
+	 * published), at least two drives; the rest listed.
+	 */
 	for (i = 0; i < n; i++) {
 		json_object *wls = get(rv[i], "workloads");
 
 		for (k = 0; k < alen(wls); k++) {
 			const char *wn = str(json_object_array_get_idx(wls, k), "name");
 			bool all = true, seen = false;
+			int have = 0;
 
 			for (j = 0; j < n; j++)
-				if (!find_wl(rv[j], wn))
+				if (find_wl(rv[j], wn))
+					have++;
+				else if (!get(rv[j], "published") || npub == n)
 					all = false;
+			if (have < 2)
+				all = false;
 			for (j = 0; j < i; j++)
 				if (find_wl(rv[j], wn))
 					seen = true;
@@ -880,9 +889,10 @@ int cmd_compare(int argc, char **argv)
 			}
 			{
 				json_object *w = json_object_new_object(), *ranks = json_object_new_array();
-				json_object *w0 = find_wl(rv[0], wn);
+				json_object *w0 = find_wl(rv[i], wn), *lack = json_object_new_array();
 				struct rank r[MAX_DRIVES];
 				bool mbps = !strcmp(str(w0, "unit"), "mbps");
+				int m = 0;
 
 				json_object_object_add(w, "name", json_object_new_string(wn));
 				json_object_object_add(w, "title", json_object_new_string(str(w0, "title")));
@@ -890,11 +900,16 @@ int cmd_compare(int argc, char **argv)
 				for (j = 0; j < n; j++) {
 					json_object *pk = get(find_wl(rv[j], wn), "peak");
 
-					r[j].drive = j;
-					r[j].v = mbps ? num(pk, "bw_bytes") : num(pk, "iops");
+					if (!find_wl(rv[j], wn)) {
+						/* a published drive without this figure */
+						json_object_array_add(lack, json_object_new_string(names[j]));
+						continue;
+					}
+					r[m].drive = j;
+					r[m++].v = mbps ? num(pk, "bw_bytes") : num(pk, "iops");
 				}
-				qsort(r, n, sizeof(r[0]), cmp_rank);
-				for (j = 0; j < n; j++) {
+				qsort(r, m, sizeof(r[0]), cmp_rank);
+				for (j = 0; j < m; j++) {
 					json_object *d = json_object_new_object();
 					json_object *ww = find_wl(rv[r[j].drive], wn);
 
@@ -905,6 +920,7 @@ int cmd_compare(int argc, char **argv)
 					json_object_array_add(ranks, d);
 				}
 				json_object_object_add(w, "drives", ranks);
+				json_object_object_add(w, "not_published_by", lack);
 				json_object_array_add(shared, w);
 			}
 		}
@@ -950,7 +966,7 @@ int cmd_compare(int argc, char **argv)
 		json_object *pts[MAX_DRIVES];
 		const char *lab[MAX_DRIVES];
 		char *svg;
-		size_t m;
+		size_t m, nl;
 
 		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n|---:|---|---:|---:|---:|---:|\n",
 			str(w, "title"));
@@ -980,6 +996,14 @@ int cmd_compare(int argc, char **argv)
 			lab[m] = str(x, "drive");
 		}
 		fprintf(html, "</table>\n");
+		for (nl = 0; nl < alen(get(w, "not_published_by")); nl++) {
+			const char *nb = json_object_get_string(json_object_array_get_idx(get(w, "not_published_by"), nl));
+
+			fprintf(md, "\nNo published figure: %s\n", nb);
+			fprintf(html, "<p class=\"note\">No published figure: ");
+			html_text(html, nb);
+			fprintf(html, "</p>\n");
+		}
 		svg = gp ? chart(str(w, "title"), mbps, lab, pts, (int)m) : NULL;
 		if (svg)
 			fprintf(html, "<figure class=\"chart\">\n%s</figure>\n", svg);
