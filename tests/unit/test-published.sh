@@ -11,7 +11,8 @@
 # says by how much it does not (and a figure that says so does exceed);
 # a latency read in another unit than printed fails Little's law as
 # printed and has an erratum; the PM1743 translation's figures are its
-# numbers, in another order. Notes are figures, not prose.
+# numbers, in another order. Notes are figures, not prose. compare
+# takes a set by path (published:FILE) and refuses a figure without units.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 pub=$here/../../tools/suites/published
@@ -132,5 +133,20 @@ if python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" | grep -q "^not ok - pblaze5
 	ok "a PBlaze5 4K read at 1,700 us fails Little's law at 128 threads"
 else
 	notok "a figure 10x over Little's law passed"
+fi
+
+# compare loads a set by path too, and refuses a figure without its units.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["drives"][0]["figures"][2]["lat_mean"]["unit"] = "furlongs"
+json.dump(d, open(sys.argv[2], "w"))' "$pub/pm1743.json" "$tmp/bad/unit.json"
+usage_error "figure '64k-seq-read-32': needs a workload, a section, IOPS or MB/s and a latency in their units" \
+	compare "published:$tmp/bad/unit.json" published:pm1735 -O "$tmp/x"
+export BLKGEN_SUITES=$here/../../tools/suites
+if "$ctl" compare "published:$pub/pm1743.json" published:pm1735 -O "$tmp/bypath" 2> "$tmp/err" &&
+   grep -q '^| [12] | Samsung PM1743 (published, StorageReview 2023) |' "$tmp/bypath/summary.md"; then
+	ok "compare published:PATH published:pm1735: $(cat "$tmp/err")"
+else
+	notok "compare published:PATH: $(cat "$tmp/err")"
 fi
 exit $fail
