@@ -11,7 +11,9 @@
 # says by how much it does not (and a figure that says so does exceed);
 # a latency read in another unit than printed fails Little's law as
 # printed and has an erratum; the PM1743 translation's figures are its
-# numbers, in another order. Notes are figures, not prose. compare
+# numbers, in another order. Notes are figures, not prose. The
+# application benchmarks (listed, not compared) have a section, TPS or
+# seconds, and Little's law at the VMs' threads where known. compare
 # takes a set by path (published:FILE) and refuses a figure without units.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -107,6 +109,24 @@ for f in sorted(glob.glob(os.path.join(pub, "*.json"))):
             got = sorted(v["value"] for v in (x.get("iops"), x.get("mbps"), x.get("lat_mean")) if v)
             if got != sorted(x["seed_order"]):
                 bad["order"].append(w)
+    # application benchmarks (listed, not compared): TPS or seconds,
+    # latencies in us/ms, Little's law at the VMs' threads where known
+    apps = [a for dr in d.get("drives", []) for a in dr.get("applications", [])]
+    abad = []
+    for a in apps:
+        t = a.get("title", "?")
+        tps = a["tps"]["value"] if a.get("tps", {}).get("unit") == "TPS" and a["tps"].get("value", 0) > 0 else None
+        secs = a["time"]["value"] if a.get("time", {}).get("unit") == "s" else None
+        lat = q(a.get("lat_mean"), LAT) if "lat_mean" in a else 0
+        if not a.get("section") or (tps is None and secs is None) or lat is None or \
+           ("lat_p99" in a and q(a["lat_p99"], LAT) is None):
+            abad.append(t)
+        elif a.get("threads") and tps * lat > 1.05 * a["threads"]:
+            abad.append("%s (%.1f outstanding, %d threads)" % (t, tps * lat, a["threads"]))
+        elif "seed_order" in a and not {v["value"] for k, v in a.items() if k in ("tps", "lat_mean", "lat_p99")} <= set(a["seed_order"]):
+            abad.append(t + " (seed order)")
+    res(not abad, "%s: %d application figures: section, TPS or s, us/ms, Little's law at %d known thread counts %s"
+        % (base, len(apps), sum(1 for a in apps if a.get("threads")), abad or ""))
     res(not bad["section"], "%s: every figure names its section %s" % (base, bad["section"] or ""))
     res(not bad["suite"], "%s: every workload is a shipped suite's, under its title and thread count %s" % (base, bad["suite"] or ""))
     res(not bad["units"], "%s: units IOPS/K IOPS/M IOPS, MB/s/GB/s, us/ms %s" % (base, bad["units"] or ""))
@@ -129,7 +149,8 @@ python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 d["drives"][0]["figures"][0]["lat_mean"]["value"] *= 10
 json.dump(d, open(sys.argv[2], "w"))' "$pub/pblaze5.json" "$tmp/bad/pblaze5.json"
-if python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" | grep -q "^not ok - pblaze5.json: Little's law.*4k-random-read-128"; then
+python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" > "$tmp/bad.out"
+if grep -q "^not ok - pblaze5.json: Little's law.*4k-random-read-128" "$tmp/bad.out"; then
 	ok "a PBlaze5 4K read at 1,700 us fails Little's law at 128 threads"
 else
 	notok "a figure 10x over Little's law passed"

@@ -167,6 +167,10 @@ int published_reviews(const char *arg, json_object **out, int max, char *err, si
 		json_object_object_add(rv, "device", dev);
 		json_object_object_add(rv, "published", json_object_get(rev));
 		json_object_object_add(rv, "method", json_object_new_string(str(root, "method")));
+		if (get(root, "reading"))
+			json_object_object_add(rv, "reading", json_object_get(get(root, "reading")));
+		if (get(d, "applications"))
+			json_object_object_add(rv, "applications", json_object_get(get(d, "applications")));
 		json_object_object_add(rv, "workloads", wls);
 		out[n++] = rv;
 	}

@@ -720,6 +720,8 @@ static void published_sources(FILE *md, FILE *html, json_object **rv, int n)
 			if (get(f, "threads") && len < sizeof(line))
 				len += (size_t)snprintf(line + len, sizeof(line) - len, "; %d threads",
 						json_object_get_int(get(f, "threads")));
+			if (json_object_get_boolean(get(f, "approx")) && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "; approximate as printed");
 			for (m = 0; notes[m]; m++)
 				if (get(f, notes[m]) && len < sizeof(line))
 					len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s",
@@ -729,7 +731,42 @@ static void published_sources(FILE *md, FILE *html, json_object **rv, int n)
 			html_text(html, line);
 			fprintf(html, "</li>\n");
 		}
+		/* application benchmarks: the review's, not blkgen workloads */
+		wls = get(rv[i], "applications");
+		for (k = 0; k < alen(wls); k++) {
+			json_object *f = json_object_array_get_idx(wls, k);
+			char line[2048];
+
+			static const char *const qs[][2] = {
+				{ "tps", "" }, { "time", "" }, { "lat_mean", " average" }, { "lat_p99", " p99" },
+			};
+			size_t len, q;
+			bool first = true;
+
+			len = (size_t)snprintf(line, sizeof(line), "not compared (an application benchmark): %s: %s",
+					       str(f, "title"), str(f, "section"));
+			for (q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
+				if (!get(f, qs[q][0]) || len >= sizeof(line))
+					continue;
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s%s",
+						first ? ";" : ",", str(get(f, qs[q][0]), "value"),
+						str(get(f, qs[q][0]), "unit"), qs[q][1]);
+				first = false;
+			}
+			if (get(f, "erratum") && len < sizeof(line))
+				snprintf(line + len, sizeof(line) - len, "; %s", str(f, "erratum"));
+			fprintf(md, "- %s\n", line);
+			fprintf(html, "<li>");
+			html_text(html, line);
+			fprintf(html, "</li>\n");
+		}
 		fprintf(html, "</ul>\n");
+		if (get(rv[i], "reading")) {
+			fprintf(md, "\n%s\n", str(rv[i], "reading"));
+			fprintf(html, "<p class=\"note\">");
+			html_text(html, str(rv[i], "reading"));
+			fprintf(html, "</p>\n");
+		}
 	}
 }
 
