@@ -8,9 +8,12 @@
  * the shape compare reads from a review.json: a workload per figure, its
  * peak (IOPS, bytes/s, average latency; no p99: the reviews print none)
  * and one point, the peak. A workload the review did not print is not
- * there, so compare lists it as not shared.
+ * there, so compare lists it as not shared. published_note and
+ * published_sources write what these figures are and where each comes
+ * from into compare's summary.md and index.html.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +32,11 @@ static const char *str(json_object *o, const char *k)
 	const char *s = json_object_get_string(get(o, k));
 
 	return s ? s : "";
+}
+
+static size_t alen(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
 /* A figure's { value, unit } times the unit's scale; -1 for a bad unit. */
@@ -185,4 +193,100 @@ fail:
 		json_object_put(out[--n]);
 	json_object_put(root);
 	return -1;
+}
+
+/* What a published figure is, said once above the tables. */
+void published_note(FILE *md, FILE *html, json_object **rv, int n)
+{
+	static const char note[] =
+		"Drives labelled \"published\" are a review's figures as printed, not runs of blkgen: "
+		"each is the peak of a closed-loop vdbench curve at the workload's thread count, "
+		"its latency the average service latency (submission to completion) at that peak; "
+		"these reviews print no p99 (n/a), and their MB/s are vdbench's (2^20 bytes), shown "
+		"here in the table's MB/s (10^6 bytes) from IOPS x block size. "
+		"Where each figure comes from is listed under Published sources.";
+
+	fprintf(md, "\n%s\n", note);
+	fprintf(html, "<p class=\"note\">");
+	html_text(html, note);
+	fprintf(html, "</p>\n");
+}
+
+/* Each published figure's review and section, and its notes. */
+void published_sources(FILE *md, FILE *html, json_object **rv, int n)
+{
+	static const char *const notes[] = { "erratum", "exceeds_threads", "also_printed", NULL };
+	int i, m;
+	size_t k;
+
+	fprintf(md, "\n## Published sources\n");
+	fprintf(html, "<h2>Published sources</h2>\n");
+	for (i = 0; i < n; i++) {
+		json_object *r = get(rv[i], "published"), *wls = get(rv[i], "workloads");
+		char head[1024];
+
+		if (!r)
+			continue;
+		snprintf(head, sizeof(head), "%s: \"%s\", %s, %s. %s.", str(rv[i], "label"),
+			 str(r, "title"), str(r, "site"), str(r, "date"), str(rv[i], "method"));
+		fprintf(md, "\n%s\n\n", head);
+		fprintf(html, "<p>");
+		html_text(html, head);
+		fprintf(html, "</p>\n<ul>\n");
+		for (k = 0; k < alen(wls); k++) {
+			json_object *f = get(json_object_array_get_idx(wls, k), "published");
+			char line[2048];
+			size_t len;
+
+			len = (size_t)snprintf(line, sizeof(line), "%s: %s", str(f, "workload"), str(f, "section"));
+			if (get(f, "threads") && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "; %d threads",
+						json_object_get_int(get(f, "threads")));
+			if (json_object_get_boolean(get(f, "approx")) && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "; approximate as printed");
+			for (m = 0; notes[m]; m++)
+				if (get(f, notes[m]) && len < sizeof(line))
+					len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s",
+							str(f, notes[m]));
+			fprintf(md, "- %s\n", line);
+			fprintf(html, "<li>");
+			html_text(html, line);
+			fprintf(html, "</li>\n");
+		}
+		/* application benchmarks: the review's, not blkgen workloads */
+		wls = get(rv[i], "applications");
+		for (k = 0; k < alen(wls); k++) {
+			static const char *const qs[][2] = {
+				{ "tps", "" }, { "time", "" }, { "lat_mean", " average" }, { "lat_p99", " p99" },
+			};
+			json_object *f = json_object_array_get_idx(wls, k);
+			char line[2048];
+			size_t len, q;
+			bool first = true;
+
+			len = (size_t)snprintf(line, sizeof(line), "not compared (an application benchmark): %s: %s",
+					       str(f, "title"), str(f, "section"));
+			for (q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
+				if (!get(f, qs[q][0]) || len >= sizeof(line))
+					continue;
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s%s",
+						first ? ";" : ",", str(get(f, qs[q][0]), "value"),
+						str(get(f, qs[q][0]), "unit"), qs[q][1]);
+				first = false;
+			}
+			if (get(f, "erratum") && len < sizeof(line))
+				snprintf(line + len, sizeof(line) - len, "; %s", str(f, "erratum"));
+			fprintf(md, "- %s\n", line);
+			fprintf(html, "<li>");
+			html_text(html, line);
+			fprintf(html, "</li>\n");
+		}
+		fprintf(html, "</ul>\n");
+		if (get(rv[i], "reading")) {
+			fprintf(md, "\n%s\n", str(rv[i], "reading"));
+			fprintf(html, "<p class=\"note\">");
+			html_text(html, str(rv[i], "reading"));
+			fprintf(html, "</p>\n");
+		}
+	}
 }

@@ -336,7 +336,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 
 /* ---- text ----------------------------------------------------------------- */
 
-static void html_text(FILE *f, const char *s)
+void html_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -672,103 +672,6 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 static const char *compare_usage = "blkgenctl compare DIR|published:NAME... -O OUT";
-
-/* What a published figure is, said once above the tables. */
-static void published_note(FILE *md, FILE *html, json_object **rv, int n)
-{
-	static const char note[] =
-		"Drives labelled \"published\" are a review's figures as printed, not runs of blkgen: "
-		"each is the peak of a closed-loop vdbench curve at the workload's thread count, "
-		"its latency the average service latency (submission to completion) at that peak; "
-		"these reviews print no p99 (n/a), and their MB/s are vdbench's (2^20 bytes), shown "
-		"here in the table's MB/s (10^6 bytes) from IOPS x block size. "
-		"Where each figure comes from is listed under Published sources.";
-
-	fprintf(md, "\n%s\n", note);
-	fprintf(html, "<p class=\"note\">");
-	html_text(html, note);
-	fprintf(html, "</p>\n");
-}
-
-/* Each published figure's review and section, and its notes. */
-static void published_sources(FILE *md, FILE *html, json_object **rv, int n)
-{
-	static const char *const notes[] = { "erratum", "exceeds_threads", "also_printed", NULL };
-	int i, m;
-	size_t k;
-
-	fprintf(md, "\n## Published sources\n");
-	fprintf(html, "<h2>Published sources</h2>\n");
-	for (i = 0; i < n; i++) {
-		json_object *r = get(rv[i], "published"), *wls = get(rv[i], "workloads");
-		char head[1024];
-
-		if (!r)
-			continue;
-		snprintf(head, sizeof(head), "%s: \"%s\", %s, %s. %s.", str(rv[i], "label"),
-			 str(r, "title"), str(r, "site"), str(r, "date"), str(rv[i], "method"));
-		fprintf(md, "\n%s\n\n", head);
-		fprintf(html, "<p>");
-		html_text(html, head);
-		fprintf(html, "</p>\n<ul>\n");
-		for (k = 0; k < alen(wls); k++) {
-			json_object *f = get(json_object_array_get_idx(wls, k), "published");
-			char line[2048];
-			size_t len;
-
-			len = (size_t)snprintf(line, sizeof(line), "%s: %s", str(f, "workload"), str(f, "section"));
-			if (get(f, "threads") && len < sizeof(line))
-				len += (size_t)snprintf(line + len, sizeof(line) - len, "; %d threads",
-						json_object_get_int(get(f, "threads")));
-			if (json_object_get_boolean(get(f, "approx")) && len < sizeof(line))
-				len += (size_t)snprintf(line + len, sizeof(line) - len, "; approximate as printed");
-			for (m = 0; notes[m]; m++)
-				if (get(f, notes[m]) && len < sizeof(line))
-					len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s",
-							str(f, notes[m]));
-			fprintf(md, "- %s\n", line);
-			fprintf(html, "<li>");
-			html_text(html, line);
-			fprintf(html, "</li>\n");
-		}
-		/* application benchmarks: the review's, not blkgen workloads */
-		wls = get(rv[i], "applications");
-		for (k = 0; k < alen(wls); k++) {
-			json_object *f = json_object_array_get_idx(wls, k);
-			char line[2048];
-
-			static const char *const qs[][2] = {
-				{ "tps", "" }, { "time", "" }, { "lat_mean", " average" }, { "lat_p99", " p99" },
-			};
-			size_t len, q;
-			bool first = true;
-
-			len = (size_t)snprintf(line, sizeof(line), "not compared (an application benchmark): %s: %s",
-					       str(f, "title"), str(f, "section"));
-			for (q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
-				if (!get(f, qs[q][0]) || len >= sizeof(line))
-					continue;
-				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s%s",
-						first ? ";" : ",", str(get(f, qs[q][0]), "value"),
-						str(get(f, qs[q][0]), "unit"), qs[q][1]);
-				first = false;
-			}
-			if (get(f, "erratum") && len < sizeof(line))
-				snprintf(line + len, sizeof(line) - len, "; %s", str(f, "erratum"));
-			fprintf(md, "- %s\n", line);
-			fprintf(html, "<li>");
-			html_text(html, line);
-			fprintf(html, "</li>\n");
-		}
-		fprintf(html, "</ul>\n");
-		if (get(rv[i], "reading")) {
-			fprintf(md, "\n%s\n", str(rv[i], "reading"));
-			fprintf(html, "<p class=\"note\">");
-			html_text(html, str(rv[i], "reading"));
-			fprintf(html, "</p>\n");
-		}
-	}
-}
 
 int cmd_compare(int argc, char **argv)
 {

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define SUITE_MAX	64
@@ -58,8 +59,11 @@ int review_save_json(const char *path, struct json_object *o);
 #define PUBLISHED_PREFIX	"published:"
 int published_reviews(const char *arg, struct json_object **out, int max,
 		      char *err, size_t len);
+void published_note(FILE *md, FILE *html, struct json_object **rv, int n);
+void published_sources(FILE *md, FILE *html, struct json_object **rv, int n);
 
 /* review-report.c */
+void html_text(FILE *f, const char *s);
 int review_report(const char *dir, bool quiet);
 int cmd_compare(int argc, char **argv);
 int cmd_review(int argc, char **argv);
