@@ -893,7 +893,7 @@ int cmd_compare(int argc, char **argv)
 			fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), src[i]);
 		fprintf(html, "<li>");
 		html_text(html, names[i]);
-		fprintf(html, ": suite ");
+		fprintf(html, get(rv[i], "published") ? ": " : ": suite ");
 		html_text(html, str(rv[i], "suite"));
 		fprintf(html, "</li>\n");
 	}
