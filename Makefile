@@ -85,6 +85,8 @@ install: all man
 	install -m 0644 tools/profiles/*.prof $(DESTDIR)$(PREFIX)/share/blkgen/profiles/
 	install -d $(DESTDIR)$(PREFIX)/share/blkgen/suites
 	install -m 0644 tools/suites/*.suite $(DESTDIR)$(PREFIX)/share/blkgen/suites/
+	install -d $(DESTDIR)$(PREFIX)/share/blkgen/suites/published
+	install -m 0644 tools/suites/published/*.json $(DESTDIR)$(PREFIX)/share/blkgen/suites/published/
 	install -D -m 0644 build/man/blkgenctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8
 	install -d $(DESTDIR)$(PREFIX)/share/doc/blkgen
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(PREFIX)/share/doc/blkgen/

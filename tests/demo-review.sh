@@ -6,7 +6,9 @@
 # QEMU with an emulated NVMe drive, runs blkgenctl review --quick of
 # DEMO_SUITE (pm1743; full takes about 3 min) there, and draws its report
 # here in build/demo-review/ (review.json, summary.md, index.html with a
-# chart per workload: gnuplot runs on this machine).
+# chart per workload: gnuplot runs on this machine), and its comparison
+# with the review's published figures (published:DEMO_SUITE, or
+# published:pm1743 for a suite without them) in build/demo-review/vs-published/.
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tests/install-deps.sh"
@@ -28,7 +30,12 @@ if [ ! -s "$out/review.json" ]; then
 	exit 1
 fi
 "$top/tools/blkgenctl/blkgenctl" review --report -O "$out"
+export BLKGEN_SUITES=${BLKGEN_SUITES:-$top/tools/suites}
+pub=${DEMO_SUITE:-pm1743}
+[ -f "$BLKGEN_SUITES/published/$pub.json" ] || pub=pm1743
+"$top/tools/blkgenctl/blkgenctl" compare "$out" "published:$pub" -O "$out/vs-published"
 echo
 cat "$out/summary.md"
 echo
 echo "demo-review: $out/summary.md, and $out/index.html (open it in a browser)"
+echo "demo-review: against published:$pub: $out/vs-published/index.html"

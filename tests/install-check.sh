@@ -3,7 +3,8 @@
 #
 # install-check.sh KERNEL_RELEASE: `make install DESTDIR=tmp` puts the
 # module under lib/modules/REL/extra (built for REL), the tool under
-# PREFIX/sbin, the profiles under PREFIX/share/blkgen/profiles, the docs
+# PREFIX/sbin, the profiles under PREFIX/share/blkgen/profiles, the suites
+# and the published comparables under PREFIX/share/blkgen/suites, the docs
 # under PREFIX/share/doc/blkgen, the man
 # page blkgenctl(8) and the bash completion in place; the installed tool
 # finds a profile by name and the completion completes; `make uninstall`
@@ -58,6 +59,14 @@ rc=0
 BLKGEN_SUITES=$pre/share/blkgen/suites BLKGEN_PROFILES=$pre/share/blkgen/profiles \
 	"$pre/sbin/blkgenctl" review --dry-run --suite full > /dev/null 2> "$tmp/err" || rc=$?
 check "a review suite by name (exit $rc: $(tail -1 "$tmp/err"))" "[ $rc = 0 ] && grep -q 'suite full (' '$tmp/err'"
+check "published comparables installed" \
+	"[ \$(ls '$pre/share/blkgen/suites/published'/*.json | wc -l) -eq \$(ls '$top/tools/suites/published'/*.json | wc -l) ]"
+# compare finds a published set by name in the installed suites.
+rc=0
+BLKGEN_SUITES=$pre/share/blkgen/suites \
+	"$pre/sbin/blkgenctl" compare published:pm1743 published:pblaze5 -O "$tmp/cmp" > /dev/null 2> "$tmp/err" || rc=$?
+check "compare of installed published sets (exit $rc: $(tail -1 "$tmp/err"))" \
+	"[ $rc = 0 ] && grep -q 'Memblaze PBlaze5 900 (published' '$tmp/cmp/summary.md'"
 # shellcheck disable=SC1091
 complete_words() {
 	(

@@ -336,7 +336,7 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 
 /* ---- text ----------------------------------------------------------------- */
 
-static void html_text(FILE *f, const char *s)
+void html_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -671,7 +671,7 @@ static int cmp_rank(const void *a, const void *b)
 	return (x->v < y->v) - (x->v > y->v);
 }
 
-static const char *compare_usage = "blkgenctl compare DIR... -O OUT";
+static const char *compare_usage = "blkgenctl compare DIR|published:NAME... -O OUT";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -682,8 +682,8 @@ int cmd_compare(int argc, char **argv)
 	};
 	json_object *rv[MAX_DRIVES] = { 0 }, *out, *shared, *others;
 	char names[MAX_DRIVES][512], file[4200], a[64], b[64], c[64];
-	const char *outdir = NULL;
-	int n = 0, c_, i, j, ret = EXIT_FAIL;
+	const char *outdir = NULL, *src[MAX_DRIVES];	/* DIR or published:NAME */
+	int n = 0, c_, i, j, ret = EXIT_FAIL, npub = 0;
 	FILE *md = NULL, *html = NULL;
 	bool gp = have_gnuplot();
 	size_t k, nsh, noth;
@@ -711,6 +711,29 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (i = optind; i < argc; i++, n++) {
+		if (n >= MAX_DRIVES) {
+			fprintf(stderr, "usage: %s (2 to %d drives)\n", compare_usage, MAX_DRIVES);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (!strncmp(argv[i], PUBLISHED_PREFIX, strlen(PUBLISHED_PREFIX))) {
+			char err[8192];
+			int got = published_reviews(argv[i], rv + n, MAX_DRIVES - n, err, sizeof(err));
+
+			if (got < 0) {
+				fprintf(stderr, "blkgenctl: compare: %s\n", err);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			for (j = 0; j < got; j++) {
+				src[n + j] = argv[i];
+				snprintf(names[n + j], sizeof(names[0]), "%s", str(rv[n + j], "label"));
+			}
+			n += got - 1;
+			npub += got;
+			continue;
+		}
+		src[n] = argv[i];
 		snprintf(file, sizeof(file), "%s/review.json", argv[i]);
 		rv[n] = json_object_from_file(file);
 		if (!rv[n] || !get(rv[n], "workloads")) {
@@ -732,9 +755,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: compare: mkdir %s: %s\n", outdir, strerror(errno));
 		goto out;
 	}
+	if (n < 2) {
+		fprintf(stderr, "usage: %s (2 to %d drives)\n", compare_usage, MAX_DRIVES);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	/* OUT's review.json must not replace a review's own. */
 	for (i = 0; i < n; i++) {
-		char *a = realpath(outdir, NULL), *b = realpath(argv[optind + i], NULL);
+		char *a = realpath(outdir, NULL), *b = get(rv[i], "published") ? NULL : realpath(src[i], NULL);
 		bool same = a && b && !strcmp(a, b);
 
 		free(a);
@@ -757,24 +785,35 @@ int cmd_compare(int argc, char **argv)
 			json_object *d = json_object_new_object();
 
 			json_object_object_add(d, "label", json_object_new_string(names[i]));
-			json_object_object_add(d, "dir", json_object_new_string(argv[optind + i]));
+			json_object_object_add(d, "dir", json_object_new_string(src[i]));
 			json_object_object_add(d, "suite", json_object_new_string(str(rv[i], "suite")));
 			json_object_object_add(d, "device", json_object_get(get(rv[i], "device")));
+			if (get(rv[i], "published"))
+				json_object_object_add(d, "published", json_object_get(get(rv[i], "published")));
 			json_object_array_add(dr, d);
 		}
 		json_object_object_add(out, "drives", dr);
 	}
-	/* Shared: in every review (in the first's order); the rest listed. */
+	/*
+	 * Shared: in every review (in the first's order), a published drive
+	 * joining where it has the workload (every drive if all are
+	 * published), at least two drives; the rest listed.
+	 */
 	for (i = 0; i < n; i++) {
 		json_object *wls = get(rv[i], "workloads");
 
 		for (k = 0; k < alen(wls); k++) {
 			const char *wn = str(json_object_array_get_idx(wls, k), "name");
 			bool all = true, seen = false;
+			int have = 0;
 
 			for (j = 0; j < n; j++)
-				if (!find_wl(rv[j], wn))
+				if (find_wl(rv[j], wn))
+					have++;
+				else if (!get(rv[j], "published") || npub == n)
 					all = false;
+			if (have < 2)
+				all = false;
 			for (j = 0; j < i; j++)
 				if (find_wl(rv[j], wn))
 					seen = true;
@@ -784,15 +823,16 @@ int cmd_compare(int argc, char **argv)
 				json_object *o = json_object_new_object();
 
 				json_object_object_add(o, "name", json_object_new_string(wn));
-				json_object_object_add(o, "only_in", json_object_new_string(argv[optind + i]));
+				json_object_object_add(o, "only_in", json_object_new_string(src[i]));
 				json_object_array_add(others, o);
 				continue;
 			}
 			{
 				json_object *w = json_object_new_object(), *ranks = json_object_new_array();
-				json_object *w0 = find_wl(rv[0], wn);
+				json_object *w0 = find_wl(rv[i], wn), *lack = json_object_new_array();
 				struct rank r[MAX_DRIVES];
 				bool mbps = !strcmp(str(w0, "unit"), "mbps");
+				int m = 0;
 
 				json_object_object_add(w, "name", json_object_new_string(wn));
 				json_object_object_add(w, "title", json_object_new_string(str(w0, "title")));
@@ -800,11 +840,16 @@ int cmd_compare(int argc, char **argv)
 				for (j = 0; j < n; j++) {
 					json_object *pk = get(find_wl(rv[j], wn), "peak");
 
-					r[j].drive = j;
-					r[j].v = mbps ? num(pk, "bw_bytes") : num(pk, "iops");
+					if (!find_wl(rv[j], wn)) {
+						/* a published drive without this figure */
+						json_object_array_add(lack, json_object_new_string(names[j]));
+						continue;
+					}
+					r[m].drive = j;
+					r[m++].v = mbps ? num(pk, "bw_bytes") : num(pk, "iops");
 				}
-				qsort(r, n, sizeof(r[0]), cmp_rank);
-				for (j = 0; j < n; j++) {
+				qsort(r, m, sizeof(r[0]), cmp_rank);
+				for (j = 0; j < m; j++) {
 					json_object *d = json_object_new_object();
 					json_object *ww = find_wl(rv[r[j].drive], wn);
 
@@ -815,6 +860,7 @@ int cmd_compare(int argc, char **argv)
 					json_object_array_add(ranks, d);
 				}
 				json_object_object_add(w, "drives", ranks);
+				json_object_object_add(w, "not_published_by", lack);
 				json_object_array_add(shared, w);
 			}
 		}
@@ -841,21 +887,26 @@ int cmd_compare(int argc, char **argv)
 	fprintf(html, html_head, "blkgen comparison");
 	fprintf(html, "<h1>blkgen comparison</h1>\n<ul class=\"drives\">\n");
 	for (i = 0; i < n; i++) {
-		fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), argv[optind + i]);
+		if (get(rv[i], "published"))
+			fprintf(md, "- %s: %s\n", names[i], src[i]);
+		else
+			fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), src[i]);
 		fprintf(html, "<li>");
 		html_text(html, names[i]);
-		fprintf(html, ": suite ");
+		fprintf(html, get(rv[i], "published") ? ": " : ": suite ");
 		html_text(html, str(rv[i], "suite"));
 		fprintf(html, "</li>\n");
 	}
 	fprintf(html, "</ul>\n");
+	if (npub)
+		published_note(md, html, rv, n);
 	for (k = 0; k < alen(shared); k++) {
 		json_object *w = json_object_array_get_idx(shared, k), *d = get(w, "drives");
 		bool mbps = !strcmp(str(w, "unit"), "mbps");
 		json_object *pts[MAX_DRIVES];
 		const char *lab[MAX_DRIVES];
 		char *svg;
-		size_t m;
+		size_t m, nl;
 
 		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n|---:|---|---:|---:|---:|---:|\n",
 			str(w, "title"));
@@ -872,6 +923,11 @@ int cmd_compare(int argc, char **argv)
 			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b));
 			latency(num(pk, "lat_mean_ns"), c, sizeof(c));
 			latency(num(pk, "lat_p99_ns"), e, sizeof(e));
+			/* the reviews print no p99, and no MB/s for a mix or a trace */
+			if (num(pk, "lat_p99_ns") <= 0)
+				snprintf(e, sizeof(e), "n/a");
+			if (num(pk, "bw_bytes") <= 0)
+				snprintf(b, sizeof(b), "n/a");
 			fprintf(md, "| %zu | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e);
 			fprintf(html, "<tr><td>%zu</td><td>", m + 1);
 			html_text(html, str(x, "drive"));
@@ -880,6 +936,14 @@ int cmd_compare(int argc, char **argv)
 			lab[m] = str(x, "drive");
 		}
 		fprintf(html, "</table>\n");
+		for (nl = 0; nl < alen(get(w, "not_published_by")); nl++) {
+			const char *nb = json_object_get_string(json_object_array_get_idx(get(w, "not_published_by"), nl));
+
+			fprintf(md, "\nNo published figure: %s\n", nb);
+			fprintf(html, "<p class=\"note\">No published figure: ");
+			html_text(html, nb);
+			fprintf(html, "</p>\n");
+		}
 		svg = gp ? chart(str(w, "title"), mbps, lab, pts, (int)m) : NULL;
 		if (svg)
 			fprintf(html, "<figure class=\"chart\">\n%s</figure>\n", svg);
@@ -895,15 +959,20 @@ int cmd_compare(int argc, char **argv)
 		for (k = 0; k < alen(others); k++) {
 			json_object *o = json_object_array_get_idx(others, k);
 
-			fprintf(md, "- %s: not in every review (first in %s)\n", str(o, "name"), str(o, "only_in"));
+			bool pub = !strncmp(str(o, "only_in"), PUBLISHED_PREFIX, strlen(PUBLISHED_PREFIX));
+			const char *why = pub ? "published, not in every review" : "not in every review";
+
+			fprintf(md, "- %s: %s (first in %s)\n", str(o, "name"), why, str(o, "only_in"));
 			fprintf(html, "<li>");
 			html_text(html, str(o, "name"));
-			fprintf(html, ": not in every review (first in ");
+			fprintf(html, ": %s (first in ", why);
 			html_text(html, str(o, "only_in"));
 			fprintf(html, ")</li>\n");
 		}
 		fprintf(html, "</ul>\n");
 	}
+	if (npub)
+		published_sources(md, html, rv, n);
 	fprintf(html, "</body>\n</html>\n");
 	nsh = alen(shared);
 	noth = alen(others);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define SUITE_MAX	64
@@ -54,7 +55,15 @@ bool steady_check(const double *y, int n, struct steady *st);
 struct json_object;
 int review_save_json(const char *path, struct json_object *o);
 
+/* review-published.c: compare's published:NAME, one review per drive */
+#define PUBLISHED_PREFIX	"published:"
+int published_reviews(const char *arg, struct json_object **out, int max,
+		      char *err, size_t len);
+void published_note(FILE *md, FILE *html, struct json_object **rv, int n);
+void published_sources(FILE *md, FILE *html, struct json_object **rv, int n);
+
 /* review-report.c */
+void html_text(FILE *f, const char *s);
 int review_report(const char *dir, bool quiet);
 int cmd_compare(int argc, char **argv);
 int cmd_review(int argc, char **argv);

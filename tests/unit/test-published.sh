@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: the published comparables (tools/suites/published/*.json,
+# compare's published:NAME): every figure names its review (title, site,
+# date) and section, is a workload of a shipped suite under its title,
+# has its units (IOPS, K IOPS, M IOPS; MB/s, GB/s; us, ms); where the
+# block size is known its MB/s is its IOPS x block size (vdbench's MB,
+# 2^20 bytes) or an erratum says why not; where the thread count is known
+# Little's law holds (IOPS x mean latency <= 1.05 x threads) or the figure
+# says by how much it does not (and a figure that says so does exceed);
+# a latency read in another unit than printed fails Little's law as
+# printed and has an erratum; the PM1743 translation's figures are its
+# numbers, in another order. Notes are figures, not prose. The
+# application benchmarks (listed, not compared) have a section, TPS or
+# seconds, and Little's law at the VMs' threads where known. compare
+# takes a set by path (published:FILE) and refuses a figure without units.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+pub=$here/../../tools/suites/published
+
+if ! command -v python3 > /dev/null; then
+	notok "no python3 (tests/install-deps.sh installs it)"
+	exit 1
+fi
+n=$(find "$pub" -name '*.json' | wc -l)
+[ "$n" -ge 3 ] && ok "$n published sets" || notok "$n published sets in $pub (want pblaze5, pm1735, pm1743)"
+
+cat > "$tmp/check.py" <<'PY'
+import glob, json, os, re, sys
+
+pub, suites = sys.argv[1], sys.argv[2]
+titles, units = {}, {}
+for f in glob.glob(os.path.join(suites, "*.suite")):
+    name = None
+    for line in open(f):
+        m = re.match(r"\[workload (\S+)\]", line)
+        if m:
+            name = m.group(1)
+            units[name] = "iops"
+        elif name and line.startswith("title = "):
+            titles[name] = line[8:].strip()
+        elif name and line.strip() == "unit = mbps":
+            units[name] = "mbps"
+
+RATE = {"IOPS": 1, "K IOPS": 1e3, "M IOPS": 1e6}
+BW = {"MB/s": 1, "GB/s": 1000}
+LAT = {"us": 1e-6, "ms": 1e-3}
+NOTES = ("erratum", "exceeds_threads", "also_printed")
+
+def q(x, table):
+    return x["value"] * table[x["unit"]] if x and x.get("unit") in table and x.get("value", 0) > 0 else None
+
+def res(ok, what):
+    print(("ok - " if ok else "not ok - ") + what)
+
+for f in sorted(glob.glob(os.path.join(pub, "*.json"))):
+    base = os.path.basename(f)
+    d = json.load(open(f))
+    r = d.get("review", {})
+    res(d.get("format") == "blkgen-published-1" and d.get("name") == base[:-5],
+        "%s: format and name" % base)
+    res(all(r.get(k) for k in ("title", "site", "date")) and re.fullmatch(r"\d{4}(-\d\d){0,2}", r["date"]),
+        "%s: the review's title, site and date (%s, %s, %s)" % (base, r.get("title"), r.get("site"), r.get("date")))
+    figs = [(dr, x) for dr in d.get("drives", []) for x in dr.get("figures", [])]
+    res(len(figs) > 0 and all(dr.get("model") for dr, _ in figs), "%s: %d figures, each drive named" % (base, len(figs)))
+    bad = {"section": [], "suite": [], "units": [], "mbps": [], "little": [], "note": [], "order": [], "bs": []}
+    nlittle = nmbps = 0
+    for dr, x in figs:
+        w = x.get("workload", "?")
+        if not x.get("section"):
+            bad["section"].append(w)
+        if titles.get(w) != x.get("title"):
+            bad["suite"].append(w)
+        iops, mb = q(x.get("iops"), RATE), q(x.get("mbps"), BW)
+        lat = q(x.get("lat_mean_read") or x.get("lat_mean"), LAT)
+        printed = q(x.get("lat_mean"), LAT)
+        if ("iops" in x and iops is None) or ("mbps" in x and mb is None) or lat is None or printed is None \
+           or (iops is None and mb is None) or ("lat_p99" in x and q(x["lat_p99"], LAT) is None):
+            bad["units"].append(w)
+            continue
+        bs = x.get("bs")
+        m = re.match(r"(\d+)k-", w)
+        if (m and bs != int(m.group(1)) * 1024) or (units.get(w) == "mbps" and not bs):
+            bad["bs"].append(w)
+        if iops and mb and bs:
+            nmbps += 1
+            # MB/s as printed: within 1% and half its last printed digit
+            digits = len(str(x["mbps"]["value"]).split(".")[1]) if "." in str(x["mbps"]["value"]) else 0
+            tol = 0.01 * mb + 0.5 * 10 ** -digits * BW[x["mbps"]["unit"]]
+            if abs(iops * bs / 2**20 - mb) > tol and "erratum" not in x:
+                bad["mbps"].append(w)
+        t = x.get("threads")
+        if t:
+            nlittle += 1
+            if "(%d)" % t not in x.get("title", ""):
+                bad["suite"].append(w + " threads")
+            n = iops * lat
+            over = n > 1.05 * t
+            said = x.get("exceeds_threads", "")
+            if over != bool(said) or (said and "%.3g" % n not in said):
+                bad["little"].append("%s (%.1f outstanding, %d threads)" % (w, n, t))
+            if "lat_mean_read" in x and (iops * printed <= 1.05 * t or "erratum" not in x):
+                bad["little"].append(w + " (read unit)")
+        for k in NOTES:
+            if k in x and (not re.search(r"\d", x[k]) or len(x[k]) > 120 or '"' in x[k]):
+                bad["note"].append(w + " " + k)
+        if "seed_order" in x:
+            got = sorted(v["value"] for v in (x.get("iops"), x.get("mbps"), x.get("lat_mean")) if v)
+            if got != sorted(x["seed_order"]):
+                bad["order"].append(w)
+    # application benchmarks (listed, not compared): TPS or seconds,
+    # latencies in us/ms, Little's law at the VMs' threads where known
+    apps = [a for dr in d.get("drives", []) for a in dr.get("applications", [])]
+    abad = []
+    for a in apps:
+        t = a.get("title", "?")
+        tps = a["tps"]["value"] if a.get("tps", {}).get("unit") == "TPS" and a["tps"].get("value", 0) > 0 else None
+        secs = a["time"]["value"] if a.get("time", {}).get("unit") == "s" else None
+        lat = q(a.get("lat_mean"), LAT) if "lat_mean" in a else 0
+        if not a.get("section") or (tps is None and secs is None) or lat is None or \
+           ("lat_p99" in a and q(a["lat_p99"], LAT) is None):
+            abad.append(t)
+        elif a.get("threads") and tps * lat > 1.05 * a["threads"]:
+            abad.append("%s (%.1f outstanding, %d threads)" % (t, tps * lat, a["threads"]))
+        elif "seed_order" in a and not {v["value"] for k, v in a.items() if k in ("tps", "lat_mean", "lat_p99")} <= set(a["seed_order"]):
+            abad.append(t + " (seed order)")
+    res(not abad, "%s: %d application figures: section, TPS or s, us/ms, Little's law at %d known thread counts %s"
+        % (base, len(apps), sum(1 for a in apps if a.get("threads")), abad or ""))
+    res(not bad["section"], "%s: every figure names its section %s" % (base, bad["section"] or ""))
+    res(not bad["suite"], "%s: every workload is a shipped suite's, under its title and thread count %s" % (base, bad["suite"] or ""))
+    res(not bad["units"], "%s: units IOPS/K IOPS/M IOPS, MB/s/GB/s, us/ms %s" % (base, bad["units"] or ""))
+    res(not bad["bs"], "%s: block size of the workload's name; every sequential figure has one %s" % (base, bad["bs"] or ""))
+    res(not bad["mbps"], "%s: %d MB/s figures are IOPS x block size (2^20-byte MB) %s" % (base, nmbps, bad["mbps"] or ""))
+    res(not bad["little"], "%s: Little's law at the threads of %d figures, or the excess said %s" % (base, nlittle, bad["little"] or ""))
+    res(not bad["note"], "%s: notes are figures %s" % (base, bad["note"] or ""))
+    res(not bad["order"], "%s: translated figures are the seed's numbers %s" % (base, bad["order"] or ""))
+PY
+python3 "$tmp/check.py" "$pub" "$here/../../tools/suites" > "$tmp/out"
+cat "$tmp/out"
+grep -q '^not ok' "$tmp/out" && fail=1
+[ -s "$tmp/out" ] || notok "the figure checks printed nothing"
+
+# Little's law catches what it should: a figure made to exceed (the
+# PBlaze5's 4K read at 10x its latency) is not ok.
+mkdir "$tmp/bad" "$tmp/suites"
+cp "$here"/../../tools/suites/*.suite "$tmp/suites/"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["drives"][0]["figures"][0]["lat_mean"]["value"] *= 10
+json.dump(d, open(sys.argv[2], "w"))' "$pub/pblaze5.json" "$tmp/bad/pblaze5.json"
+python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" > "$tmp/bad.out"
+if grep -q "^not ok - pblaze5.json: Little's law.*4k-random-read-128" "$tmp/bad.out"; then
+	ok "a PBlaze5 4K read at 1,700 us fails Little's law at 128 threads"
+else
+	notok "a figure 10x over Little's law passed"
+fi
+
+# compare loads a set by path too, and refuses a figure without its units.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["drives"][0]["figures"][2]["lat_mean"]["unit"] = "furlongs"
+json.dump(d, open(sys.argv[2], "w"))' "$pub/pm1743.json" "$tmp/bad/unit.json"
+usage_error "figure '64k-seq-read-32': needs a workload, a section, IOPS or MB/s and a latency in their units" \
+	compare "published:$tmp/bad/unit.json" published:pm1735 -O "$tmp/x"
+export BLKGEN_SUITES=$here/../../tools/suites
+if "$ctl" compare "published:$pub/pm1743.json" published:pm1735 -O "$tmp/bypath" 2> "$tmp/err" &&
+   grep -q '^| [12] | Samsung PM1743 (published, StorageReview 2023) |' "$tmp/bypath/summary.md"; then
+	ok "compare published:PATH published:pm1735: $(cat "$tmp/err")"
+else
+	notok "compare published:PATH: $(cat "$tmp/err")"
+fi
+exit $fail
