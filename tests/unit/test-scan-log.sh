@@ -3,7 +3,8 @@
 #
 # Description: the VM log scanner flags kernel BUG/WARNING/hung-task lines
 # (also with the serial console's CR LF) and the kmemleak leaks the guest's
-# init reports, and ignores test output that only mentions those words.
+# init reports, and ignores test output that only mentions those words;
+# a real line of each message tests/lib/kernel-bad lists is flagged alone.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 scan=$here/../vm/scan-log.sh
@@ -28,4 +29,21 @@ expect flagged console-kernel-bug.txt
 expect flagged console-kmemleak.txt
 expect clean console-kmemleak-none.txt
 expect flagged console-interleaved.txt
+
+# Each string of tests/lib/kernel-bad has a real kernel line in
+# console-each-bad.txt, and each such line alone is flagged.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+while IFS= read -r want; do
+	grep -qF -- "$want" "$here/data/console-each-bad.txt" ||
+		{ echo "not ok - no line of console-each-bad.txt holds '$want'"; fail=1; }
+done < "$here/../lib/kernel-bad"
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	printf 'ok 1 run/001\n%s\nok 2 run/002\n' "$line" > "$tmp/one.txt"
+	"$scan" "$tmp/one.txt" > /dev/null ||
+		{ echo "not ok - not flagged: $line"; fail=1; }
+done < "$here/data/console-each-bad.txt"
+[ $fail = 0 ] && echo "ok - each of the $n kernel messages is flagged alone"
 exit $fail

@@ -13,5 +13,8 @@
 # Exit 0 if any were found, 1 if the log is clean.
 set -u
 
+# The kernel's messages: tests/lib/kernel-bad, one fixed string a line
+# (run_tests reads the same list in the guest).
+bad=$(paste -sd '|' "$(dirname "$0")/../lib/kernel-bad")
 tr -d '\r' < "$1" |
-	grep -E '\[ *[0-9]+\.[0-9]+\] .*(BUG:|kernel BUG at|WARNING:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|detected stall|Call Trace:)|^blkgen-vm: kmemleak: unreferenced object '
+	grep -E "\\[ *[0-9]+\\.[0-9]+\\] .*($bad)|^blkgen-vm: kmemleak: unreferenced object "
