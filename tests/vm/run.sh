@@ -132,19 +132,21 @@ if [ "$mode" = shell ]; then
 	kdirs=("${kdirs[-1]}") builtin=("${builtin[-1]}")
 fi
 
-# expected_skip NAME TEST: TEST may skip on the boot NAME
-# (tests/vm/expected-skips: "NAME-PATTERN TEST-PATTERN  # why" lines,
-# shell patterns). Any other skip fails the run: a suite that skips is not
-# a suite that passed.
+# expected_skip NAME TEST REASON: TEST may skip for REASON on the boot
+# NAME (tests/vm/expected-skips: "NAME-PATTERN TEST-PATTERN REASON-PATTERN
+# # why" lines, shell patterns). Any other skip fails the run: a suite
+# that skips is not a suite that passed.
 expected_skip() {
-	local pat tpat
+	local pat tpat rpat
 	[ -r "$vm/expected-skips" ] || return 1
-	while read -r pat tpat _; do
+	while read -r pat tpat rpat _; do
 		case $pat in ''|'#'*) continue ;; esac
 		# shellcheck disable=SC2254 # the list holds patterns
 		case $1 in $pat) ;; *) continue ;; esac
 		# shellcheck disable=SC2254
-		case $2 in $tpat) return 0 ;; esac
+		case $2 in $tpat) ;; *) continue ;; esac
+		# shellcheck disable=SC2254
+		case $3 in $rpat) return 0 ;; esac
 	done < "$vm/expected-skips"
 	return 1
 }
@@ -297,7 +299,7 @@ for i in "${!names[@]}"; do
 		case $line in
 		"not ok "*) record FAIL "$name: $t"; status=1 ;;
 		"ok "*"# SKIP"*)
-			if expected_skip "$name" "$t"; then
+			if expected_skip "$name" "$t" "${line#*# SKIP }"; then
 				record SKIP "$name: $t"
 			else
 				record FAIL "$name: $t (skipped: ${line#*# SKIP })"
