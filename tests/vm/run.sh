@@ -336,6 +336,11 @@ for i in "${!names[@]}"; do
 	if bad=$("$vm/scan-log.sh" "$log"); then
 		why="${why:+$why; }kernel log: $(echo "$bad" | head -n 1)"
 	fi
+	# The debug kernel's kmemleak scanned after the tests (tests/vm/init).
+	if [ "${builtin[$i]}" = 1 ] && [ -n "$trc" ] &&
+	   ! grep -q '^blkgen-vm: kmemleak: scanned: ' "$log"; then
+		why="${why:+$why; }kmemleak did not scan: $(grep -m1 '^blkgen-vm: kmemleak' "$log" || echo 'no kmemleak')"
+	fi
 	if [ -n "$why" ]; then
 		echo "[$name] not ok: $why"
 		record FAIL "$name: vm boot, run and power-off with a clean kernel log"
