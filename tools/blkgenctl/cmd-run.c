@@ -535,7 +535,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	uint64_t duration, io_limit;
 	unsigned int tick;
 	int ret, rc = EXIT_OK, i;
-	bool tty = isatty(2);
+	bool tty = isatty(2), partial = false;
 	const char *v;
 
 	ret = create(p, job, &c);
@@ -612,6 +612,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			fprintf(stderr, "blkgenctl: %s was stopped from outside this command (its state set to stop): the results cover %.1f s of the run\n",
 				job, cur.elapsed_ms / 1e3);
 			ret = EXIT_FAIL;
+			partial = true;	/* --keep keeps its results */
 		}
 		if (!o->quiet)
 			warn_behind(&cur);
@@ -627,7 +628,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 out_cleanup:
 	join_feeders(p, feeders, o);
 	result_free(&prev);
-	if (!o->keep || ret)
+	if (!o->keep || (ret && !partial))
 		cleanup(&c);
 	return ret;
 }
