@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgenctl - vdbench's curve: its points, each point's target, and the
+ * profile settings of the maximum run and of a point (rate_iops, or over a
+ * trace the replay speed). Pure: the unit tests build it (test-curve).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "profile.h"
+#include "run.h"
+
+/* "10-120,10" (from-to,step) or "10,50,70,80,90,100"; percent values. */
+int curve_points(const char *s, double *pts, int max)
+{
+	double a, b, step;
+	char *end;
+	int n = 0;
+
+	if (!s || !*s)
+		s = "10-120,10";
+	if (sscanf(s, "%lf-%lf,%lf", &a, &b, &step) == 3) {
+		if (a <= 0 || b < a || step <= 0)
+			return -1;
+		for (; a <= b + 1e-9 && n < max; a += step)
+			pts[n++] = a;
+		return n;
+	}
+	while (*s && n < max) {
+		pts[n] = strtod(s, &end);
+		if (end == s || pts[n] <= 0)
+			return -1;
+		n++;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+/* vdbench's rule: max * p / 100, rounded up to 100 above 1000, else to 10. */
+uint64_t curve_target(uint64_t max, double pct)
+{
+	uint64_t t = (uint64_t)((double)max * pct / 100.0);
+	uint64_t unit = t > 1000 ? 100 : 10;
+
+	return (t + unit - 1) / unit * unit;
+}
+
+/* The curve's maximum run: unthrottled, or the trace as fast as possible. */
+void curve_set_max(struct profile *p, double trace_iops)
+{
+	profile_put(&p->job, "rate_iops", "0", 0);
+	if (trace_iops)
+		profile_put(&p->wl[0], "replay", "afap", 0);
+}
+
+/*
+ * Set a curve point's target: the job's rate_iops, or over a trace (its
+ * own rate @trace_iops) the replay speed that runs it at @target. Returns
+ * that speed in percent (0 without a trace).
+ */
+double curve_set_target(struct profile *p, uint64_t target, double trace_iops)
+{
+	char buf[32];
+	double sp;
+
+	if (!trace_iops) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)target);
+		profile_put(&p->job, "rate_iops", buf, 0);
+		return 0;
+	}
+	sp = target / trace_iops * 100;
+	sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
+	snprintf(buf, sizeof(buf), "%.2f", sp);
+	profile_put(&p->wl[0], "replay", "timed", 0);
+	profile_put(&p->wl[0], "replay_speed", buf, 0);
+	return sp;
+}
