@@ -525,7 +525,7 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 	ret = run_load(prof, &p, &o);
 	if (ret)
 		goto out;
-	/* Ten intervals a point at least: the knee compares their halves. */
+	/* Ten intervals a point: the knee compares their halves. */
 	put_ms(&p.job, "interval_ms", rv->point_secs * 100.0);
 	if (!e->vdi_clone[0]) {
 		put_ms(&p.job, "duration_ms", rv->point_secs * 1000.0);
