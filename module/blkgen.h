@@ -72,7 +72,10 @@ enum blkgen_arrival {
  * @ios: completed I/Os without error, per direction (0 read, 1 write)
  * @bytes: their bytes
  * @errors: I/Os completed with an error
- * @lat: latency histograms per direction
+ * @lat: response-time histograms per direction (intended arrival to
+ *	completion)
+ * @svc: service-time histograms per direction (submission to completion;
+ *	closed loop, the same values as @lat)
  * @ival: closed intervals, a ring of @ival_cap records by index % cap
  * @ival_cap: records in @ival
  * @ival_cur: index of the open interval (all before it are closed)
@@ -91,6 +94,7 @@ struct blkgen_stats {
 	u64 bytes[2];
 	u64 errors;
 	struct blkgen_lat_hist lat[2];
+	struct blkgen_lat_hist svc[2];
 	struct blkgen_interval *ival;
 	u32 ival_cap;
 	u64 ival_cur;
@@ -178,6 +182,8 @@ struct blkgen_worker;
 enum {
 	BLKGEN_SNAP_READ_HIST,
 	BLKGEN_SNAP_WRITE_HIST,
+	BLKGEN_SNAP_READ_SVC,
+	BLKGEN_SNAP_WRITE_SVC,
 	BLKGEN_SNAP_INTERVALS,
 	BLKGEN_NR_SNAP,
 };

@@ -256,11 +256,11 @@ static void blkgen_interval_to_le(const struct blkgen_interval *in,
 }
 
 /*
- * Merge the workers' histograms of one direction into the uapi layout.
- * job->lock held.
+ * Merge the workers' histograms of one direction into the uapi layout:
+ * response times, or service times if @svc. job->lock held.
  */
 static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
-						 int dir)
+						 int dir, bool svc)
 {
 	struct blkgen_job *job = wl->job;
 	struct blkgen_lat_hist *sum;
@@ -286,7 +286,8 @@ static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
 			if (st)
-				blkgen_hist_merge(sum, &st->lat[dir]);
+				blkgen_hist_merge(sum, svc ? &st->svc[dir] :
+							     &st->lat[dir]);
 		}
 	}
 
@@ -348,7 +349,11 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 	if (which == BLKGEN_SNAP_INTERVALS)
 		data = blkgen_intervals_export(wl, &len);
 	else
-		data = blkgen_hist_export(wl, which == BLKGEN_SNAP_WRITE_HIST);
+		data = blkgen_hist_export(wl,
+					  which == BLKGEN_SNAP_WRITE_HIST ||
+					  which == BLKGEN_SNAP_WRITE_SVC,
+					  which == BLKGEN_SNAP_READ_SVC ||
+					  which == BLKGEN_SNAP_WRITE_SVC);
 	if (IS_ERR(data) || (!data && len))
 		return -ENOMEM;
 	kvfree(sn->data);
@@ -449,6 +454,23 @@ static ssize_t write_lat_hist_read(struct file *file, struct kobject *kobj,
 				count);
 }
 
+/* Service times (submission to completion), in read_lat_hist's layout. */
+static ssize_t read_svc_hist_read(struct file *file, struct kobject *kobj,
+				  BLKGEN_BIN_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
+{
+	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_READ_SVC, buf, off,
+				count);
+}
+
+static ssize_t write_svc_hist_read(struct file *file, struct kobject *kobj,
+				   BLKGEN_BIN_CONST struct bin_attribute *attr,
+				   char *buf, loff_t off, size_t count)
+{
+	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_WRITE_SVC, buf, off,
+				count);
+}
+
 /* One struct blkgen_interval per finished interval, the newest kept. */
 static ssize_t intervals_read(struct file *file, struct kobject *kobj,
 			      BLKGEN_BIN_CONST struct bin_attribute *attr,
@@ -503,6 +525,8 @@ static ssize_t trace_write(struct file *file, struct kobject *kobj,
 static BIN_ATTR_WO(trace, 0);	/* root only: 0200 */
 static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
+static BIN_ATTR_RO(read_svc_hist, BLKGEN_HIST_FILE_SIZE);
+static BIN_ATTR_RO(write_svc_hist, BLKGEN_HIST_FILE_SIZE);
 static BIN_ATTR_RO(intervals, 0);
 
 static struct attribute *blkgen_wl_attrs[] = {
@@ -527,6 +551,8 @@ static BLKGEN_BIN_CONST struct bin_attribute *BLKGEN_BIN_CONST
 blkgen_wl_bin_attrs[] = {
 	&bin_attr_read_lat_hist,
 	&bin_attr_write_lat_hist,
+	&bin_attr_read_svc_hist,
+	&bin_attr_write_svc_hist,
 	&bin_attr_intervals,
 	&bin_attr_verify_table,
 	&bin_attr_trace,

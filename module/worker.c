@@ -48,7 +48,8 @@ MODULE_PARM_DESC(spin_us,
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
  * @run: the workload run this slot serves
- * @start_ns: intended start: the submission time
+ * @start_ns: intended start: the arrival (open loop), else the submission
+ * @submit_ns: submission time (closed loop: @start_ns)
  * @end_ns: completion time, stamped by the end_io handler
  * @size: bytes of the I/O in flight
  * @write: the I/O is a write
@@ -74,6 +75,7 @@ struct blkgen_slot {
 	struct llist_node node;
 	struct blkgen_wl_run *run;
 	u64 start_ns;
+	u64 submit_ns;
 	u64 end_ns;
 	u64 free_ns;
 	u64 again_ns;
@@ -352,6 +354,7 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	s->end_ns = start;
 	s->inflight = true;
 	s->start_ns = start;
+	s->submit_ns = now;
 	r->w->inflight++;
 	blkgen_choose_submit(r, s);
 	return true;
@@ -565,6 +568,7 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 		return;
 	lat = s->end_ns - s->start_ns;
 	blkgen_hist_record(&st->lat[s->write], lat);
+	blkgen_hist_record(&st->svc[s->write], s->end_ns - s->submit_ns);
 	iv->lat_sum_ns[s->write] += lat;
 	if (lat > iv->lat_max_ns[s->write])
 		iv->lat_max_ns[s->write] = lat;
@@ -1110,6 +1114,8 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->stats = st;
 		blkgen_hist_reset(&st->lat[0]);
 		blkgen_hist_reset(&st->lat[1]);
+		blkgen_hist_reset(&st->svc[0]);
+		blkgen_hist_reset(&st->svc[1]);
 		/* One more than shown: the one the worker may be writing. */
 		st->ival_cap = job->ival_cap + 1;
 		st->ival = kvzalloc_node(array_size(st->ival_cap,

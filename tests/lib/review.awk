@@ -2,12 +2,14 @@
 #
 # review.json (json-c's pretty layout) to one line per workload:
 # NAME<TAB>TITLE<TAB>MAX(0|1)<TAB>POINTS<TAB>PEAK_IOPS<TAB>PEAK_MB/S<TAB>PEAK_MEAN_NS<TAB>PEAK_P99_NS
+# <TAB>PEAK_RESP_MEAN_NS<TAB>PEAK_DEPTH<TAB>KNEE_PCT (-1: none)
+# (the peak's MEAN and P99 are service times, RESP the response time)
 # for the review tests (busybox awk, no JSON tool in the VM).
 function flush() {
 	if (name != "")
-		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\n", name, title, max, pts,
-			piops, pbw / 1e6, pmean, pp99
-	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = -1
+		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%g\n", name, title, max, pts,
+			piops, pbw / 1e6, pmean, pp99, presp, pdepth, knee
+	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = presp = pdepth = knee = -1
 }
 /^    \{/ { flush(); sec = "" }
 /^      "name": ?/ { name = $0; sub(/^[^:]*: ?"/, "", name); sub(/",?$/, "", name) }
@@ -15,11 +17,15 @@ function flush() {
 /^      "max": ?\{/ { max = 1; sec = "max" }
 /^      "points": ?/ { sec = "points" }
 /^      "peak": ?/ { sec = "peak" }
+/^      "knee": ?/ { sec = "knee" }
 sec == "points" && /^          "target_pct": ?/ { pts++ }
 function val() { v = $0; sub(/^[^:]*: ?/, "", v); sub(/,$/, "", v); return v + 0 }
 sec == "peak" && /^        "iops": ?/ { piops = val() }
 sec == "peak" && /^        "bw_bytes": ?/ { pbw = val() }
 sec == "peak" && /^        "lat_mean_ns": ?/ { pmean = val() }
 sec == "peak" && /^        "lat_p99_ns": ?/ { pp99 = val() }
+sec == "peak" && /^        "resp_mean_ns": ?/ { presp = val() }
+sec == "peak" && /^        "depth": ?/ { pdepth = val() }
+sec == "knee" && /^        "target_pct": ?/ { knee = val() }
 /^  \]/ { flush(); sec = "" }
 END { flush() }

@@ -52,6 +52,48 @@ if "$ctl" merge "$tmp/nolat.json" -o csv > "$tmp/out" 2> "$tmp/err" &&
 else
 	notok "no latencies: $(cat "$tmp/err")"
 fi
+# Service times (clat_ns, from submission) beside the response times
+# (lat_ns, from the intended arrival): merged, written by -o fio as fio's
+# clat_ns, CSV's last columns, the text's svc lines; a report without them
+# (an older blkgen) merges, and the merge then has none.
+jq '.jobs[0].workloads[0].read.clat_ns = { "min": 5000, "max": 20000, "mean": 11250, "N": 4,
+	"bins": { "5024": 1, "10048": 2, "20096": 1 } }' "$r" > "$tmp/sv.json"
+cp "$tmp/sv.json" "$tmp/sv2.json"
+if "$ctl" merge "$tmp/sv.json" "$tmp/sv2.json" -o json > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '.jobs[0].workloads[0].read | [.clat_ns.N, .clat_ns.mean, .clat_ns.max, .lat_ns.N, .lat_ns.mean]' "$tmp/out")" = "[8,11250,20000,8,22500]" ]; then
+	ok "merge: service times (clat_ns) merged beside the response times (lat_ns)"
+else
+	notok "merge of clat_ns: $(jq -c '.jobs[0].workloads[0].read' "$tmp/out" | head -c 300) $(cat "$tmp/err")"
+fi
+if "$ctl" merge "$tmp/sv.json" "$r" -o json > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '.jobs[0].workloads[0].read | [has("clat_ns"), .lat_ns.N]' "$tmp/out")" = "[false,8]" ]; then
+	ok "merge with a report without service times: merged, without clat_ns"
+else
+	notok "merge without clat_ns: $(cat "$tmp/err")"
+fi
+if "$ctl" merge "$tmp/sv.json" -o fio > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '.jobs[0].read | [.clat_ns.mean, .lat_ns.mean, .clat_ns.N]' "$tmp/out")" = "[11250,22500,4]" ]; then
+	ok "-o fio: clat_ns the service time, lat_ns the response time"
+else
+	notok "-o fio clat_ns: $(jq -c '.jobs[0].read | [.clat_ns.mean, .lat_ns.mean]' "$tmp/out") $(cat "$tmp/err")"
+fi
+"$ctl" merge "$tmp/sv.json" -o csv > "$tmp/out" 2> "$tmp/err"
+"$ctl" merge "$r" -o csv > "$tmp/out2" 2>> "$tmp/err"
+if head -1 "$tmp/out" | grep -q ',errors,verify_errors,svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us$' &&
+   [ "$(awk -F, 'NR == 2 { print $12, $23, $25 }' "$tmp/out")" = "22.50 11.25 20.00" ] &&
+   awk -F, 'NR == 2 { exit !(NF == 30 && $30 == "") }' "$tmp/out2"; then
+	ok "csv: the service time's columns at the end of the row (empty without them)"
+else
+	notok "csv service columns: $(cat "$tmp/out" "$tmp/out2" "$tmp/err")"
+fi
+if "$ctl" merge "$tmp/sv.json" -o normal > "$tmp/out" 2> "$tmp/err" &&
+   grep -q '^    lat (usec): min=10.00, max=40.00, avg=22.50' "$tmp/out" &&
+   grep -q '^    svc (usec): min=5.00, max=20.00, avg=11.25' "$tmp/out" &&
+   "$ctl" merge "$r" -o normal > "$tmp/out2" && ! grep -q svc "$tmp/out2"; then
+	ok "text: svc beside lat when they differ, not without service times"
+else
+	notok "text svc: $(cat "$tmp/out" "$tmp/err")"
+fi
 # A pipe is read once: merge <(ssh host cat r.json) works.
 if "$ctl" merge <(cat "$r") -o csv > "$tmp/out" 2> "$tmp/err" &&
    grep -q '^merged,w1,read,merged,1.000,4,' "$tmp/out"; then

@@ -16,15 +16,25 @@
 rd=$data/review
 export BLKGEN_PROFILES=$here/../../tools/profiles BLKGEN_SUITES=$here/../../tools/suites
 
-# point FILE PCT IOPS BYTES_PER_IO MEAN_NS P99_NS: one saved point.
+# point FILE PCT IOPS BYTES_PER_IO MEAN_NS P99_NS [SVC_MEAN_NS SVC_P99_NS
+# FIRST_HALF_NS LAST_HALF_NS TARGET_IOPS]: one saved point; MEAN and P99
+# the response time (lat_ns); with SVC_MEAN the service time (clat_ns) and
+# the response time's mean over the halves of the run (without them, a
+# point of a blkgen before service times); TARGET defaults to IOPS.
 point() {
-	awk -v pct="$2" -v iops="$3" -v sz="$4" -v mean="$5" -v p99="$6" 'BEGIN {
+	awk -v pct="$2" -v iops="$3" -v sz="$4" -v mean="$5" -v p99="$6" \
+	    -v smean="${7:-}" -v sp99="${8:-}" -v h1="${9:-}" -v h2="${10:-}" -v target="${11:-$3}" 'BEGIN {
 		ios = iops * 10; bw = iops * sz
-		d = sprintf("{ \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f, \"lat_ns\": { \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d } }",
-			ios, iops, bw, mean, mean, p99, p99 * 2, p99 * 3)
-		printf "{ \"target_pct\": %g, \"target_iops\": %d, \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f,\n", pct, iops, ios, iops, bw
+		l = sprintf("{ \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d }",
+			mean, mean, p99, p99 * 2, p99 * 3)
+		c = smean == "" ? "" : sprintf(", \"clat_ns\": { \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d }",
+			smean, smean, sp99, sp99 * 2, sp99 * 3)
+		d = sprintf("{ \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f, \"lat_ns\": %s%s }", ios, iops, bw, l, c)
+		printf "{ \"target_pct\": %g, \"target_iops\": %d, \"ios\": %d, \"iops\": %.1f, \"bw_bytes\": %.1f,\n", pct, target, ios, iops, bw
 		printf "  \"read\": %s,\n  \"write\": { \"ios\": 0, \"iops\": 0, \"bw_bytes\": 0, \"lat_ns\": { \"mean\": 0, \"p50\": 0, \"p99\": 0, \"p99.9\": 0, \"max\": 0 } },\n", d
-		printf "  \"lat_ns\": { \"mean\": %.1f, \"p50\": %d, \"p99\": %d, \"p99.9\": %d, \"max\": %d },\n", mean, mean, p99, p99 * 2, p99 * 3
+		printf "  \"lat_ns\": %s%s,\n", l, c
+		if (h1 != "")
+			printf "  \"lat_halves_ns\": [ %s, %s ], \"max_lag_ns\": 0, \"depth\": 128,\n", h1, h2
 		printf "  \"elapsed_ms\": 10000, \"state\": \"done\", \"error\": \"\" }\n" }' > "$1"
 }
 
@@ -47,10 +57,19 @@ JSON
   "max_rounds": 25, "window": 5, "steady_state": true, "window_avg": 169700,
   "excursion": 3000, "slope_excursion": 1200 }
 JSON
-	for pct in 10 50 100; do
+	# 4K random read: the maximum (closed loop) 748,510 IOPS at 170 us;
+	# its 10% and 50% points kept up, the 100% one fell behind (93% of
+	# its target, the response time growing to 25 ms on average).
+	point "$dir/points/4k-random-read-128/max.json" 0 "$(awk -v s="$s" 'BEGIN { print 748510 * s }')" 4096 \
+		170400 420000 170400 420000 170000 171000 0
+	for pct in 10 50; do
 		point "$dir/points/4k-random-read-128/$pct.json" $pct \
-			"$(awk -v p=$pct -v s="$s" 'BEGIN { print (p == 100 ? 748510 : 7485.1 * p) * s }')" 4096 \
-			"$(awk -v p=$pct 'BEGIN { print p == 100 ? 170400 : 80000 + p * 500 }')" 420000
+			"$(awk -v p=$pct -v s="$s" 'BEGIN { print 7485.1 * p * s }')" 4096 \
+			$((80000 + pct * 500)) 420000 $((80000 + pct * 500)) 420000 $((80000 + pct * 500)) $((80000 + pct * 500))
+	done
+	point "$dir/points/4k-random-read-128/100.json" 100 "$(awk -v s="$s" 'BEGIN { print 700000 * s }')" 4096 \
+		25000000 52000000 180000 430000 12000000 38000000 "$(awk -v s="$s" 'BEGIN { print 748510 * s }')"
+	for pct in 10 50 100; do
 		point "$dir/points/64k-seq-read-32/$pct.json" $pct \
 			"$(awk -v p=$pct -v s="$s" 'BEGIN { print (p == 100 ? 101013 : 1010.13 * p) * s }')" 65536 \
 			"$(awk -v p=$pct 'BEGIN { print p == 100 ? 1234000 : 300000 + p * 1000 }')" 2500000
@@ -58,7 +77,7 @@ JSON
 			"$(awk -v p=$pct -v s="$s" 'BEGIN { print 3000 * p * s }')" 12000 \
 			"$(awk -v p=$pct 'BEGIN { print 90000 + p * 300 }')" 300000
 	done
-	for w in 4k-random-read-128 64k-seq-read-32 vdi-lc-boot; do
+	for w in 64k-seq-read-32 vdi-lc-boot; do
 		cp "$dir/points/$w/100.json" "$dir/points/$w/max.json"
 	done
 }
@@ -84,6 +103,9 @@ for want in \
 	"- 64K sequential read (32) peaked at 6,620 MB/s (101,013 IOPS) at an average latency of 1.23 ms." \
 	"VDI Linked Clone Boot peaked at 300,000 IOPS at an average latency of 120 us. (a StorageReview-style VDI trace" \
 	"steady state **attained** after 7 rounds (at most 25)" \
+	"Peak is each workload's maximum run, closed loop at its outstanding I/Os (the number in its title), and its latencies are service times, from each I/O's submission to its completion" \
+	"at an average latency of 170 us. Knee: 50% of the maximum, 374,255 IOPS at 105 us (service) and 105 us (response); 1 point fell behind its arrivals (backlog)." \
+	"Knee: 100% of the maximum, 6,620 MB/s at 1.23 ms (service) and 1.23 ms (response); 0 points fell behind their arrivals (backlog)." \
 	"preconditioning: pts (purge: discard (BLKDISCARD))"; do
 	if grep -qF -- "$want" "$tmp/a/summary.md"; then
 		ok "summary.md: $want"
@@ -91,6 +113,21 @@ for want in \
 		notok "summary.md lacks '$want'"
 	fi
 done
+
+# The peak is the maximum run (closed loop) with its service time, not the
+# open-loop 100% point (740,000 IOPS at 25 ms of response time); Little's
+# law holds for it (748,510 x 170.4 us = 127.5 I/Os of 128); its response
+# time is kept, and the 100% point is marked as fallen behind.
+f=$(awk -F'\t' '$1 == "4k-random-read-128" { print $5, $7, $8, $9, $10, $11 }' "$tmp/a.tsv")
+if [ "$f" = "748510 170400 420000 170400 128 50" ] &&
+   awk -v i=748510 -v m=170400 -v t=128 'BEGIN { exit !(i * m / 1e9 <= 1.05 * t) }' &&
+   [ "$(jq -c '.workloads[0].points | map(.kept_up)' "$tmp/a/review.json")" = "[true,true,false]" ] &&
+   [ "$(jq -c '.workloads[0].points | map(.knee)' "$tmp/a/review.json")" = "[false,true,false]" ] &&
+   [ "$(jq -c '.workloads[0].peak | [.latency, .lat_mean_ns, .resp_mean_ns]' "$tmp/a/review.json")" = '["service",170400,170400]' ]; then
+	ok "review.json: the peak is the maximum run with its service and response time (Little's law holds); the knee at 50%, the 100% point fell behind"
+else
+	notok "review.json peak and knee: '$f' $(jq -c '.workloads[0] | [.peak, (.points | map(.kept_up))]' "$tmp/a/review.json")"
+fi
 
 # index.html: self-contained, and what a browser shows of it.
 if grep -qE '(src|href)="?(https?:)?//' "$tmp/a/index.html"; then
@@ -120,6 +157,15 @@ else
 		ok "chromium: the table, the axis labels and the points' percent labels"
 	else
 		notok "chromium: the page lacks the table's peak, the axis label or the point labels"
+	fi
+	if grep -q 'service time (submission to completion)' "$tmp/dom.html" &&
+	   grep -q 'response time (from intended arrival)' "$tmp/dom.html" &&
+	   grep -q 'knee (highest point that kept up)' "$tmp/dom.html" &&
+	   grep -q 'fell behind its arrivals (backlog)' "$tmp/dom.html" &&
+	   grep -q 'its latencies are service times' "$tmp/dom.html"; then
+		ok "chromium: the service-time and response-time curves, the knee and the backlog marked, the latency said"
+	else
+		notok "chromium: the chart lacks a curve's, the knee's or the backlog's label, or the page the latency sentence"
 	fi
 	browser --screenshot="$tmp/shot.png" --window-size=1200,3000 "file://$tmp/a/index.html" > /dev/null
 	size=$(stat -c %s "$tmp/shot.png" 2> /dev/null || echo 0)

@@ -52,7 +52,9 @@ uint64_t cfs_dev_bytes(const char *dev);
 struct dir_result {
 	uint64_t ios;
 	uint64_t bytes;
-	struct blkgen_lat_hist lat;
+	struct blkgen_lat_hist lat;	/* response time: intended arrival to completion */
+	struct blkgen_lat_hist svc;	/* service time: submission to completion */
+	bool no_svc;	/* no service times (an older module or report) */
 };
 
 struct wl_result {

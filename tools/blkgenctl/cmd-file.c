@@ -26,8 +26,8 @@ json_object *json_member(json_object *o, const char *key)
 	return v;
 }
 
-/* Add a latency object (N, min, max, mean and bins) into @d. */
-static int merge_lat(json_object *lat, struct dir_result *d)
+/* Add a latency object (N, min, max, mean and bins) into @h. */
+static int merge_lat(json_object *lat, struct blkgen_lat_hist *h)
 {
 	json_object *bins = json_member(lat, "bins");
 	uint64_t n, min, max;
@@ -41,18 +41,33 @@ static int merge_lat(json_object *lat, struct dir_result *d)
 	min = json_object_get_uint64(json_member(lat, "min"));
 	max = json_object_get_uint64(json_member(lat, "max"));
 	mean = json_object_get_double(json_member(lat, "mean"));
-	if (!d->lat.count || min < d->lat.min_ns)
-		d->lat.min_ns = min;
-	if (max > d->lat.max_ns)
-		d->lat.max_ns = max;
-	d->lat.sum_ns += (uint64_t)llround(mean * n);
+	if (!h->count || min < h->min_ns)
+		h->min_ns = min;
+	if (max > h->max_ns)
+		h->max_ns = max;
+	h->sum_ns += (uint64_t)llround(mean * n);
 	json_object_object_foreach(bins, key, val) {
 		uint64_t c = json_object_get_uint64(val);
 
-		d->lat.bins[blkgen_hist_bin(strtoull(key, NULL, 10))] += c;
-		d->lat.count += c;
+		h->bins[blkgen_hist_bin(strtoull(key, NULL, 10))] += c;
+		h->count += c;
 	}
 	return 0;
+}
+
+/*
+ * Add service times (clat_ns) into @d. A direction with I/O and without
+ * them (a report of an older blkgen, fio's plain json) leaves the merge
+ * without service times.
+ */
+static int merge_svc(json_object *clat, struct dir_result *d, uint64_t ios)
+{
+	if (!json_member(clat, "bins")) {
+		if (ios)
+			d->no_svc = true;
+		return 0;
+	}
+	return merge_lat(clat, &d->svc);
 }
 
 /* Add one direction of a report's workload into @d. */
@@ -62,7 +77,9 @@ static int merge_dir(json_object *dir, struct dir_result *d)
 		return -EINVAL;
 	d->ios += json_object_get_uint64(json_member(dir, "ios"));
 	d->bytes += json_object_get_uint64(json_member(dir, "bytes"));
-	return merge_lat(json_member(dir, "lat_ns"), d);
+	return merge_lat(json_member(dir, "lat_ns"), &d->lat) ?:
+	       merge_svc(json_member(dir, "clat_ns"), d,
+			 json_object_get_uint64(json_member(dir, "ios")));
 }
 
 /*
@@ -91,7 +108,9 @@ static int merge_fio_dir(json_object *dir, struct dir_result *d)
 	d->bytes += json_object_get_uint64(json_member(dir, "io_bytes"));
 	if (!json_member(lat, "bins"))
 		return ios ? -ENODATA : 0;
-	return merge_lat(lat, d);
+	/* fio's clat is from submission to completion: service time. */
+	return merge_lat(lat, &d->lat) ?:
+	       merge_svc(json_member(dir, "clat_ns"), d, ios);
 }
 
 static struct wl_result *find_wl(struct job_result *r, const char *name)
@@ -111,6 +130,8 @@ static struct wl_result *find_wl(struct job_result *r, const char *name)
 	w->name = strdup(name);
 	blkgen_hist_reset(&w->dir[0].lat);
 	blkgen_hist_reset(&w->dir[1].lat);
+	blkgen_hist_reset(&w->dir[0].svc);
+	blkgen_hist_reset(&w->dir[1].svc);
 	return w;
 }
 

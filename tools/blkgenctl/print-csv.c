@@ -1,12 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * blkgenctl - CSV report: one row per workload and direction, columns in
- * the spirit of vdbench's flatfile.
+ * the spirit of vdbench's flatfile. The lat_ and p columns are the
+ * response time (from the intended start); the svc_ columns, at the end,
+ * the service time (from submission), empty for a result without them.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "blkgenctl.h"
+
+static void csv_svc(const struct dir_result *dr)
+{
+	const struct blkgen_lat_hist *h = &dr->svc;
+
+	if (dr->no_svc) {
+		printf(",,,,,,,,\n");
+		return;
+	}
+	printf("%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+	       (h->count ? h->min_ns : 0) / 1e3,
+	       report_mean(h) / 1e3, report_stddev(h) / 1e3, h->max_ns / 1e3,
+	       report_percentile(h, 50) / 1e3, report_percentile(h, 90) / 1e3,
+	       report_percentile(h, 99) / 1e3,
+	       report_percentile(h, 99.9) / 1e3,
+	       report_percentile(h, 99.99) / 1e3);
+}
 
 static void csv_job(const struct job_result *r)
 {
@@ -16,7 +35,9 @@ static void csv_job(const struct job_result *r)
 
 	printf("job,workload,direction,state,elapsed_s,ios,bytes,iops,mb_per_s,"
 	       "bytes_per_io,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us,"
-	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors,verify_errors\n");
+	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors,verify_errors,"
+	       "svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,"
+	       "svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us\n");
 	for (i = 0; i < r->nr_wl; i++) {
 		const struct wl_result *w = &r->wl[i];
 
@@ -26,7 +47,7 @@ static void csv_job(const struct job_result *r)
 
 			printf("%s,%s,%s,%s,%.3f,%" PRIu64 ",%" PRIu64
 			       ",%.1f,%.3f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%" PRIu64
-			       ",%" PRIu64 "\n",
+			       ",%" PRIu64 ",",
 			       r->name, w->name, dir_name[d], r->state, secs,
 			       dr->ios, dr->bytes,
 			       secs > 0 ? dr->ios / secs : 0,
@@ -41,6 +62,7 @@ static void csv_job(const struct job_result *r)
 			       report_percentile(h, 99.9) / 1e3,
 			       report_percentile(h, 99.99) / 1e3,
 			       d ? 0 : w->errors, d ? 0 : w->verify_errors);
+			csv_svc(dr);
 		}
 	}
 }

@@ -96,12 +96,18 @@ static json_object *fio_dir(const struct job_result *r,
 	json_object_object_add(o, "drop_ios", ju(0));
 	json_object_object_add(o, "slat_ns", fio_lat_none());
 	/*
-	 * blkgen measures one latency, from the intended start to the
-	 * completion: fio's lat_ns. clat_ns carries the same, so that the
-	 * tools reading fio's default (clat) percentiles find them.
+	 * clat_ns: the service time, from submission to completion, as
+	 * fio's; lat_ns: the response time, from the intended start (the
+	 * arrival, open loop) to the completion. Closed loop they are the
+	 * same. A result without service times (of an older blkgen, which
+	 * measured the response time alone) has it in clat_ns too, as that
+	 * blkgen wrote, so that the tools reading fio's default (clat)
+	 * percentiles find them.
 	 */
 	if (dr && dr->lat.count) {
-		json_object_object_add(o, "clat_ns", print_json_lat(&dr->lat));
+		json_object_object_add(o, "clat_ns",
+				       print_json_lat(dr->no_svc ? &dr->lat :
+						      &dr->svc));
 		json_object_object_add(o, "lat_ns", print_json_lat(&dr->lat));
 	} else {
 		json_object_object_add(o, "clat_ns", fio_lat_none());

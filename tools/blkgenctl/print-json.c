@@ -66,7 +66,10 @@ static json_object *json_dir(const struct job_result *r,
 	json_object_object_add(o, "bw_bytes",
 			       json_object_new_double(per_sec(dr->bytes,
 							      r->elapsed_ms)));
+	/* lat_ns: response time; clat_ns: service time, as fio names it. */
 	json_object_object_add(o, "lat_ns", print_json_lat(&dr->lat));
+	if (!dr->no_svc)
+		json_object_object_add(o, "clat_ns", print_json_lat(&dr->svc));
 	return o;
 }
 

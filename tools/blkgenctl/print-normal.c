@@ -25,23 +25,15 @@ static int pct_decimals(double p)
 	return d;
 }
 
-static void print_dir(const struct job_result *r, const struct wl_result *w,
-		      int d)
+/* One latency's statistics and percentiles, under @name ("lat", "svc"). */
+static void print_lat(const char *name, const struct blkgen_lat_hist *h)
 {
-	const struct dir_result *dr = &w->dir[d];
-	const struct blkgen_lat_hist *h = &dr->lat;
 	int i;
 
-	printf("  %s %-5s: ios=%" PRIu64 ", iops=%.1f, bw=%.2fMiB/s (%.2fMB/s)\n",
-	       w->name, dir_name[d], dr->ios, per_sec(dr->ios, r->elapsed_ms),
-	       per_sec(dr->bytes, r->elapsed_ms) / 1048576.0,
-	       per_sec(dr->bytes, r->elapsed_ms) / 1e6);
-	if (!h->count)
-		return;
-	printf("    lat (usec): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n",
-	       h->min_ns / 1e3, h->max_ns / 1e3, report_mean(h) / 1e3,
+	printf("    %s (usec): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n",
+	       name, h->min_ns / 1e3, h->max_ns / 1e3, report_mean(h) / 1e3,
 	       report_stddev(h) / 1e3);
-	printf("    lat percentiles (usec):");
+	printf("    %s percentiles (usec):", name);
 	for (i = 0; i < report_nr_percentiles; i++) {
 		if (i % 4 == 0)
 			printf("\n     |");
@@ -52,6 +44,29 @@ static void print_dir(const struct job_result *r, const struct wl_result *w,
 		       i + 1 < report_nr_percentiles ? "," : "");
 	}
 	printf("\n");
+}
+
+/*
+ * A direction: lat is the response time (from the intended start); the
+ * service time (from submission), svc, follows when it differs (open
+ * loop, where an arrival may wait for a slot).
+ */
+static void print_dir(const struct job_result *r, const struct wl_result *w,
+		      int d)
+{
+	const struct dir_result *dr = &w->dir[d];
+
+	printf("  %s %-5s: ios=%" PRIu64 ", iops=%.1f, bw=%.2fMiB/s (%.2fMB/s)\n",
+	       w->name, dir_name[d], dr->ios, per_sec(dr->ios, r->elapsed_ms),
+	       per_sec(dr->bytes, r->elapsed_ms) / 1048576.0,
+	       per_sec(dr->bytes, r->elapsed_ms) / 1e6);
+	if (!dr->lat.count)
+		return;
+	print_lat("lat", &dr->lat);
+	if (!dr->no_svc && dr->svc.count &&
+	    (dr->svc.sum_ns != dr->lat.sum_ns ||
+	     dr->svc.max_ns != dr->lat.max_ns))
+		print_lat("svc", &dr->svc);
 }
 
 static void normal_job(const struct job_result *r)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blkgenctl.h"
 
@@ -96,6 +97,17 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	      load_hist(dir, "write_lat_hist", &w->dir[1].lat);
 	if (ret)
 		return ret;
+	/* Service times; absent from modules before them. */
+	for (i = 0; i < 2; i++) {
+		if (cfs_path(path, sizeof(path), dir,
+			     i ? "write_svc_hist" : "read_svc_hist") ||
+		    access(path, R_OK) ||
+		    load_hist(dir, i ? "write_svc_hist" : "read_svc_hist",
+			      &w->dir[i].svc)) {
+			blkgen_hist_reset(&w->dir[i].svc);
+			w->dir[i].no_svc = true;
+		}
+	}
 	/* Verification results; absent from modules before verify. */
 	load_u64(dir, "verify_checked", &w->verify_checked);
 	load_u64(dir, "verify_errors", &w->verify_errors);

@@ -80,25 +80,35 @@ static const char *latency(double ns, char *buf, size_t len)
 	return buf;
 }
 
-/* The point with the highest achieved IOPS of a finished run. */
-static json_object *peak_of(json_object *points, json_object *max)
+/*
+ * A point's service time (clat_ns: from submission to completion); a
+ * point saved before blkgen kept it has only lat_ns, the response time,
+ * which is the same in closed loop (the maximum run).
+ */
+static json_object *svc_of(json_object *p)
 {
-	json_object *best = NULL;
-	size_t i;
+	json_object *c = get(p, "clat_ns");
 
-	for (i = 0; i < alen(points); i++) {
-		json_object *p = json_object_array_get_idx(points, i);
-
-		if (strcmp(str(p, "state"), "done"))
-			continue;
-		if (!best || num(p, "iops") > num(best, "iops"))
-			best = p;
-	}
-	if (!best && max && !strcmp(str(max, "state"), "done"))
-		best = max;
-	return best;
+	return c ? c : get(p, "lat_ns");
 }
 
+/*
+ * The peak as the reviews report it: the maximum run, closed loop at the
+ * workload's outstanding I/Os (its "threads"), if it finished. The curve's
+ * points are open loop: at 100% and past it they lag their arrivals, and
+ * their response time grows with the backlog (review.rst).
+ */
+static json_object *peak_of(json_object *max)
+{
+	if (max && !strcmp(str(max, "state"), "done"))
+		return max;
+	return NULL;
+}
+
+/*
+ * lat_mean_ns and lat_p99_ns: the service time, the reviews' latency;
+ * resp_mean_ns and resp_p99_ns: the response time of the same run.
+ */
 static json_object *peak_json(json_object *p)
 {
 	json_object *o = json_object_new_object();
@@ -106,8 +116,65 @@ static json_object *peak_json(json_object *p)
 	json_object_object_add(o, "target_pct", json_object_new_double(num(p, "target_pct")));
 	json_object_object_add(o, "iops", json_object_new_double(num(p, "iops")));
 	json_object_object_add(o, "bw_bytes", json_object_new_double(num(p, "bw_bytes")));
-	json_object_object_add(o, "lat_mean_ns", json_object_new_double(num(get(p, "lat_ns"), "mean")));
-	json_object_object_add(o, "lat_p99_ns", json_object_new_double(num(get(p, "lat_ns"), "p99")));
+	json_object_object_add(o, "latency", json_object_new_string("service"));
+	json_object_object_add(o, "lat_mean_ns", json_object_new_double(num(svc_of(p), "mean")));
+	json_object_object_add(o, "lat_p99_ns", json_object_new_double(num(svc_of(p), "p99")));
+	json_object_object_add(o, "resp_mean_ns", json_object_new_double(num(get(p, "lat_ns"), "mean")));
+	json_object_object_add(o, "resp_p99_ns", json_object_new_double(num(get(p, "lat_ns"), "p99")));
+	if (get(p, "depth"))
+		json_object_object_add(o, "depth", json_object_new_double(num(p, "depth")));
+	return o;
+}
+
+/* A point kept up with its target: achieved at least this share of it. */
+#define KEPT_UP		0.97
+/*
+ * Its response time grew: the last half's mean above the first half's by
+ * half and by 2 ms (a stall of the host or an emulator raises one half by
+ * a ms or two; a lasting backlog adds far more: 1% short at 100,000 IOPS
+ * is 10 ms more waiting each second).
+ */
+#define GREW		1.5
+#define GREW_NS		2e6
+
+/*
+ * Mark each finished point "kept_up" (its achieved rate at least 97% of
+ * its target and its response time not grown by half and 2 ms from the
+ * first half of its intervals to the last) or not (a backlog: it fell behind its
+ * arrivals); the highest one that kept up is the knee, also marked. The
+ * knee's figures, or NULL if no point kept up.
+ */
+static json_object *knee_of(json_object *points)
+{
+	json_object *knee = NULL, *o;
+	size_t i;
+
+	for (i = 0; i < alen(points); i++) {
+		json_object *p = json_object_array_get_idx(points, i);
+		json_object *h = get(p, "lat_halves_ns");
+		bool halves = alen(h) == 2, ok;
+		double first = halves ? json_object_get_double(json_object_array_get_idx(h, 0)) : 0;
+		double last = halves ? json_object_get_double(json_object_array_get_idx(h, 1)) : 0;
+
+		if (strcmp(str(p, "state"), "done"))
+			continue;
+		ok = num(p, "target_iops") > 0 &&
+		     num(p, "iops") >= KEPT_UP * num(p, "target_iops") &&
+		     (!halves || last <= GREW * first || last - first <= GREW_NS);
+		json_object_object_add(p, "kept_up", json_object_new_boolean(ok));
+		json_object_object_add(p, "knee", json_object_new_boolean(false));
+		if (ok && (!knee || num(p, "target_pct") > num(knee, "target_pct")))
+			knee = p;
+	}
+	if (!knee)
+		return NULL;
+	json_object_object_add(knee, "knee", json_object_new_boolean(true));
+	o = json_object_new_object();
+	json_object_object_add(o, "target_pct", json_object_new_double(num(knee, "target_pct")));
+	json_object_object_add(o, "iops", json_object_new_double(num(knee, "iops")));
+	json_object_object_add(o, "bw_bytes", json_object_new_double(num(knee, "bw_bytes")));
+	json_object_object_add(o, "lat_mean_ns", json_object_new_double(num(svc_of(knee), "mean")));
+	json_object_object_add(o, "resp_mean_ns", json_object_new_double(num(get(knee, "lat_ns"), "mean")));
 	return o;
 }
 
@@ -117,6 +184,28 @@ static int cmp_pct(const void *a, const void *b)
 	double y = num(*(json_object *const *)b, "target_pct");
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * Each workload's peak (from its maximum) and knee (from its points), by
+ * this blkgenctl's rules, also for a review.json written by another.
+ */
+static void judge(json_object *wls)
+{
+	json_object *pk;
+	size_t i;
+
+	for (i = 0; i < alen(wls); i++) {
+		json_object *w = json_object_array_get_idx(wls, i);
+
+		pk = peak_of(get(w, "max"));
+		if (pk)
+			json_object_object_add(w, "peak", peak_json(pk));
+		json_object_object_del(w, "knee");
+		pk = knee_of(get(w, "points"));
+		if (pk)
+			json_object_object_add(w, "knee", pk);
+	}
 }
 
 /* review.json from DIR's plan, precondition and points. */
@@ -153,7 +242,7 @@ static json_object *collect(const char *dir, char *err, size_t len)
 	for (i = 0; i < s.n; i++) {
 		const struct suite_entry *en = &s.e[i];
 		json_object *w = json_object_new_object(), *pts = json_object_new_array();
-		json_object *want = get(root, "points"), *max, *pk;
+		json_object *want = get(root, "points"), *max;
 		json_object *got[64];
 		size_t n = 0;
 
@@ -183,11 +272,9 @@ static json_object *collect(const char *dir, char *err, size_t len)
 		for (k = 0; k < n; k++)
 			json_object_array_add(pts, got[k]);
 		json_object_object_add(w, "points", pts);
-		pk = peak_of(pts, max);
-		if (pk)
-			json_object_object_add(w, "peak", peak_json(pk));
 		json_object_array_add(wls, w);
 	}
+	judge(wls);
 	json_object_object_add(root, "workloads", wls);
 	json_object_object_add(root, "complete", json_object_new_boolean(complete));
 	suite_free(&s);
@@ -292,9 +379,36 @@ static char *plot_svg(struct plot *pl)
 	return buf;
 }
 
+/* Write data block $NAME<i>: x, service and response mean (ms), label. */
+static int chart_block(FILE *f, const char *name, int i, json_object *points,
+		       bool mbps, const char *flag, bool want)
+{
+	size_t k;
+	int n = 0;
+
+	fprintf(f, "$%s%d << EOD\n", name, i);
+	for (k = 0; k < alen(points); k++) {
+		json_object *p = json_object_array_get_idx(points, k);
+
+		if (flag && (!get(p, flag) ||
+			     json_object_get_boolean(get(p, flag)) != want))
+			continue;
+		fprintf(f, "%.3f %.6f %.6f \"%g%%\"\n",
+			mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops"),
+			num(svc_of(p), "mean") / 1e6,
+			num(get(p, "lat_ns"), "mean") / 1e6, num(p, "target_pct"));
+		n++;
+	}
+	fprintf(f, "EOD\n");
+	return n;
+}
+
 /*
  * Average latency against IOPS (or MB/s) for one or more drives' points,
- * each labelled with its percent; the SVG gnuplot drew, without its XML
+ * each labelled with its percent: the service time (from submission, the
+ * reviews' curve) and the response time (from the intended arrival)
+ * beside it, on a log scale; for one drive the knee and the points that
+ * fell behind (review.rst) marked. The SVG gnuplot drew, without its XML
  * prolog (it goes inside the HTML), or NULL.
  */
 static char *chart(const char *title, bool mbps, const char *const *labels,
@@ -302,34 +416,43 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 {
 	struct plot pl;
 	FILE *f = plot_open(&pl, 720, 420);
-	int i;
-	size_t k;
+	int i, knee = 0, backlog = 0;
 
 	if (!f)
 		return NULL;
-	for (i = 0; i < n; i++) {
-		fprintf(f, "$d%d << EOD\n", i);
-		for (k = 0; k < alen(points[i]); k++) {
-			json_object *p = json_object_array_get_idx(points[i], k);
-
-			fprintf(f, "%.3f %.6f \"%g%%\"\n",
-				mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops"),
-				num(get(p, "lat_ns"), "mean") / 1e6, num(p, "target_pct"));
-		}
-		fprintf(f, "EOD\n");
+	for (i = 0; i < n; i++)
+		chart_block(f, "d", i, points[i], mbps, NULL, false);
+	if (n == 1) {
+		knee = chart_block(f, "k", 0, points[0], mbps, "knee", true);
+		backlog = chart_block(f, "b", 0, points[0], mbps, "kept_up", false);
 	}
 	fprintf(f, "set title ");
 	put_quoted(f, title);
 	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (ms)'\n",
 		mbps ? "MB/s" : "IOPS");
-	fprintf(f, "set grid\nset key top left\nset yrange [0:*]\nset xrange [0:*]\nset format x '%%.0f'\n");
+	fprintf(f, "set grid\nset key top left\nset logscale y\nset xrange [0:*]\nset format x '%%.0f'\n");
 	fprintf(f, "plot ");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s$d%d using 1:2 with linespoints pt 7 title ", i ? ", " : "", i);
-		put_quoted(f, labels[i]);
+		fprintf(f, "%s$d%d using 1:2 with linespoints lc %d pt 7 title ", i ? ", " : "", i, i + 1);
 		if (n == 1)
-			fprintf(f, ", $d%d using 1:2:3 with labels offset 0,1 notitle", i);
+			fprintf(f, "'service time (submission to completion)'");
+		else
+			put_quoted(f, labels[i]);
+		fprintf(f, ", $d%d using 1:3 with linespoints lc %d dt 2 pt 6 title ", i, i + 1);
+		if (n == 1) {
+			fprintf(f, "'response time (from intended arrival)'");
+			fprintf(f, ", $d%d using 1:2:4 with labels offset 0,1 notitle", i);
+		} else {
+			char lab[300];
+
+			snprintf(lab, sizeof(lab), "%s response time", labels[i]);
+			put_quoted(f, lab);
+		}
 	}
+	if (knee)
+		fprintf(f, ", $k0 using 1:2 with points pt 3 ps 2.5 lc rgb '#008000' title 'knee (highest point that kept up)'");
+	if (backlog)
+		fprintf(f, ", $b0 using 1:3 with points pt 4 ps 1.8 lc rgb '#c00000' title 'fell behind its arrivals (backlog)'");
 	fprintf(f, "\n");
 	return plot_svg(&pl);
 }
@@ -372,6 +495,45 @@ static void sentence(char *buf, size_t len, json_object *w)
 			 str(w, "title"), thousands(num(pk, "iops"), a, sizeof(a)),
 			 latency(num(pk, "lat_mean_ns"), b, sizeof(b)));
 }
+
+/*
+ * "Knee: 90% of the maximum, 40,000 IOPS at 2.10 ms (service) and 2.31 ms
+ * (response); 2 points fell behind their arrivals (backlog)."
+ */
+static void knee_sentence(char *buf, size_t len, json_object *w)
+{
+	json_object *k = get(w, "knee"), *pts = get(w, "points");
+	char a[64], b[64], c[64];
+	int behind = 0;
+	size_t i;
+
+	for (i = 0; i < alen(pts); i++) {
+		json_object *kept = get(json_object_array_get_idx(pts, i), "kept_up");
+
+		if (kept && !json_object_get_boolean(kept))
+			behind++;
+	}
+	if (!k) {
+		snprintf(buf, len, "%s", alen(pts) ?
+			 "No point of its curve kept up with its target." : "");
+		return;
+	}
+	if (!strcmp(str(w, "unit"), "mbps"))
+		snprintf(a, sizeof(a), "%s MB/s", thousands(num(k, "bw_bytes") / 1e6, c, sizeof(c)));
+	else
+		snprintf(a, sizeof(a), "%s IOPS", thousands(num(k, "iops"), c, sizeof(c)));
+	snprintf(buf, len, "Knee: %g%% of the maximum, %s at %s (service) and %s (response); %d point%s fell behind %s arrivals (backlog).",
+		 num(k, "target_pct"), a, latency(num(k, "lat_mean_ns"), b, sizeof(b)),
+		 latency(num(k, "resp_mean_ns"), c, sizeof(c)), behind,
+		 behind == 1 ? "" : "s", behind == 1 ? "its" : "their");
+}
+
+/* The sentence saying which latency the figures are. */
+static const char *latency_note =
+	"Peak is each workload's maximum run, closed loop at its outstanding I/Os (the number in its title), "
+	"and its latencies are service times, from each I/O's submission to its completion, as the reviews report them; "
+	"the charts draw them beside the response time, counted from each I/O's intended arrival, "
+	"which adds any wait for a free slot (review.json keeps both).";
 
 static const char *drive_name(json_object *root, char *buf, size_t len)
 {
@@ -542,6 +704,7 @@ int review_report(const char *dir, bool quiet)
 			json_object_put(root);
 			return EXIT_FAIL;
 		}
+		judge(get(root, "workloads"));
 	} else {
 		root = collect(dir, err, sizeof(err));
 		if (!root) {
@@ -566,13 +729,16 @@ int review_report(const char *dir, bool quiet)
 	method_line(f, root);
 	fprintf(f, "\n\n");
 	md_table(f, wls);
-	fprintf(f, "\n");
+	fprintf(f, "\n%s\n\n", latency_note);
 	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i);
+		char ks[512];
 
 		sentence(s, sizeof(s), w);
-		fprintf(f, "- %s%s%s%s\n", s, str(w, "source")[0] ? " (" : "",
-			str(w, "source"), str(w, "source")[0] ? ")" : "");
+		knee_sentence(ks, sizeof(ks), w);
+		fprintf(f, "- %s%s%s%s%s%s\n", s, str(w, "source")[0] ? " (" : "",
+			str(w, "source"), str(w, "source")[0] ? ")" : "",
+			ks[0] ? " " : "", ks);
 	}
 	steady_md(f, get(root, "preconditioning"));
 	if (write_file_check(f, file))
@@ -600,6 +766,7 @@ int review_report(const char *dir, bool quiet)
 	}
 	fprintf(f, "</p>\n");
 	html_table(f, wls);
+	fprintf(f, "<p class=\"latency\">%s</p>\n", latency_note);
 	for (i = 0; i < alen(wls); i++) {
 		json_object *w = json_object_array_get_idx(wls, i), *pts = get(w, "points");
 		const char *label = name;
@@ -612,6 +779,11 @@ int review_report(const char *dir, bool quiet)
 		sentence(s, sizeof(s), w);
 		fprintf(f, "</h2>\n<p class=\"sentence\">");
 		html_text(f, s);
+		knee_sentence(s, sizeof(s), w);
+		if (s[0]) {
+			fputc(' ', f);
+			html_text(f, s);
+		}
 		fprintf(f, "</p>\n");
 		if (str(w, "source")[0]) {
 			fprintf(f, "<p class=\"note\">");

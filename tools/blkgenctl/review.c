@@ -201,24 +201,75 @@ static void put_rate(json_object *o, uint64_t ios, uint64_t bytes,
 	json_object_object_add(o, "bw_bytes", json_object_new_double(ms ? bytes * 1000.0 / ms : 0));
 }
 
-/* A run's point: its target, the whole and each direction. */
+/*
+ * The response time's mean over the first and over the last half of a
+ * run's intervals (a middle one, of an odd number, in neither), all
+ * workloads and directions: [first, last] in ns, or NULL with fewer than
+ * two intervals. Growing from one to the other, the run fell behind its
+ * arrivals (review.rst: the knee).
+ */
+static json_object *halves_json(const struct job_result *r)
+{
+	double sum[2] = { 0, 0 }, ios[2] = { 0, 0 };
+	json_object *a;
+	size_t n = SIZE_MAX, k;
+	int i, d, h;
+
+	for (i = 0; i < r->nr_wl; i++)
+		if (r->wl[i].nr_iv < n)
+			n = r->wl[i].nr_iv;
+	if (!r->nr_wl || n < 2)
+		return NULL;
+	for (i = 0; i < r->nr_wl; i++)
+		for (k = 0; k < n; k++) {
+			if (n % 2 && k == n / 2)
+				continue;
+			h = k >= n / 2;
+			for (d = 0; d < 2; d++) {
+				sum[h] += r->wl[i].iv[k].lat_sum_ns[d];
+				ios[h] += r->wl[i].iv[k].ios[d];
+			}
+		}
+	a = json_object_new_array();
+	for (h = 0; h < 2; h++)
+		json_object_array_add(a, json_object_new_double(ios[h] ? sum[h] / ios[h] : 0));
+	return a;
+}
+
+/*
+ * A run's point: its target, the whole and each direction; lat_ns the
+ * response time (from the intended start), clat_ns the service time
+ * (from submission), as blkgenctl's JSON names them; @depth the I/Os its
+ * workloads may have outstanding.
+ */
 static json_object *point_json(const struct job_result *r, double pct,
-			       uint64_t target)
+			       uint64_t target, unsigned int depth)
 {
 	struct blkgen_lat_hist *all = malloc(sizeof(*all));
 	struct blkgen_lat_hist *dh = malloc(sizeof(*dh));
+	struct blkgen_lat_hist *sall = malloc(sizeof(*sall));
+	struct blkgen_lat_hist *sdh = malloc(sizeof(*sdh));
 	static const char *const names[] = { "read", "write" };
-	json_object *pt = json_object_new_object();
-	uint64_t ios = 0, bytes = 0;
+	json_object *pt = json_object_new_object(), *halves;
+	uint64_t ios = 0, bytes = 0, lag = 0;
+	bool svc = true;
 	int i, d;
 
-	if (!all || !dh) {
+	if (!all || !dh || !sall || !sdh) {
 		free(all);
 		free(dh);
+		free(sall);
+		free(sdh);
 		json_object_put(pt);
 		return NULL;
 	}
 	blkgen_hist_reset(all);
+	blkgen_hist_reset(sall);
+	for (i = 0; i < r->nr_wl; i++) {
+		svc = svc && !r->wl[i].dir[0].no_svc && !r->wl[i].dir[1].no_svc;
+		if (r->wl[i].max_lag_ns > lag)
+			lag = r->wl[i].max_lag_ns;
+	}
 	json_object_object_add(pt, "target_pct", json_object_new_double(pct));
 	json_object_object_add(pt, "target_iops", json_object_new_uint64(target));
 	for (d = 0; d < 2; d++) {
@@ -226,26 +277,55 @@ static json_object *point_json(const struct job_result *r, double pct,
 		uint64_t dios = 0, dbytes = 0;
 
 		blkgen_hist_reset(dh);
+		blkgen_hist_reset(sdh);
 		for (i = 0; i < r->nr_wl; i++) {
 			dios += r->wl[i].dir[d].ios;
 			dbytes += r->wl[i].dir[d].bytes;
 			blkgen_hist_merge(dh, &r->wl[i].dir[d].lat);
+			blkgen_hist_merge(sdh, &r->wl[i].dir[d].svc);
 		}
 		blkgen_hist_merge(all, dh);
+		blkgen_hist_merge(sall, sdh);
 		ios += dios;
 		bytes += dbytes;
 		put_rate(o, dios, dbytes, r->elapsed_ms);
 		json_object_object_add(o, "lat_ns", lat_json(dh));
+		if (svc)
+			json_object_object_add(o, "clat_ns", lat_json(sdh));
 		json_object_object_add(pt, names[d], o);
 	}
 	put_rate(pt, ios, bytes, r->elapsed_ms);
 	json_object_object_add(pt, "lat_ns", lat_json(all));
+	if (svc)
+		json_object_object_add(pt, "clat_ns", lat_json(sall));
+	halves = halves_json(r);
+	if (halves)
+		json_object_object_add(pt, "lat_halves_ns", halves);
+	json_object_object_add(pt, "max_lag_ns", json_object_new_uint64(lag));
+	if (depth)
+		json_object_object_add(pt, "depth", json_object_new_uint64(depth));
 	json_object_object_add(pt, "elapsed_ms", json_object_new_uint64(r->elapsed_ms));
 	json_object_object_add(pt, "state", json_object_new_string(r->state));
 	json_object_object_add(pt, "error", json_object_new_string(r->error));
 	free(all);
 	free(dh);
+	free(sall);
+	free(sdh);
 	return pt;
+}
+
+/* The I/Os a run of @p may have outstanding: its workloads' depths. */
+static unsigned int profile_depth(const struct profile *p)
+{
+	unsigned int sum = 0;
+	const char *v;
+	int i;
+
+	for (i = 0; i < p->nr_wl; i++) {
+		v = profile_get(&p->wl[i], "depth");
+		sum += v ? (unsigned int)strtoul(v, NULL, 0) : 1;
+	}
+	return sum;
 }
 
 /* ---- progress ----------------------------------------------------------------- */
@@ -307,7 +387,7 @@ static int run_point(struct review *rv, struct profile *p,
 		/* never started: nothing to save, and nothing to resume */
 		return EXIT_FAIL;
 	}
-	pt = point_json(&r, pct, target);
+	pt = point_json(&r, pct, target, profile_depth(p));
 	result_free(&r);
 	if (!pt)
 		return EXIT_FAIL;
@@ -445,6 +525,8 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 	ret = run_load(prof, &p, &o);
 	if (ret)
 		goto out;
+	/* Ten intervals a point: the knee compares their halves. */
+	put_ms(&p.job, "interval_ms", rv->point_secs * 100.0);
 	if (!e->vdi_clone[0]) {
 		put_ms(&p.job, "duration_ms", rv->point_secs * 1000.0);
 		put_ms(&p.job, "warmup_ms", rv->point_secs * 1000.0 / 6);
@@ -533,7 +615,7 @@ static json_object *pre_run(struct review *rv, const char *prof,
 		snprintf(job, sizeof(job), "review-%d", (int)getpid());
 		*ret = run_job(&p, &o, job, &r);
 		if (!*ret)
-			pt = point_json(&r, 0, 0);
+			pt = point_json(&r, 0, 0, profile_depth(&p));
 		result_free(&r);
 	}
 	profile_free(&p);
