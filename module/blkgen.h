@@ -412,6 +412,8 @@ int blkgen_job_hotplug_init(void);
 void blkgen_job_hotplug_exit(void);
 void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
 	__printf(2, 3);
+void blkgen_job_fail(struct blkgen_job *job, const char *fmt, ...)
+	__printf(2, 3);
 void blkgen_job_worker_done(struct blkgen_job *job);
 void blkgen_job_wake_workers(struct blkgen_job *job);
 u64 blkgen_job_elapsed_ms(struct blkgen_job *job);

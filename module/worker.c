@@ -415,10 +415,10 @@ static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
 		return false;
 	}
 	if (r->rec.op == BLKGEN_TRACE_WRITE && !wl->allow_write) {
-		blkgen_job_set_error(r->w->job,
-				     "%s: the trace writes (record %llu) but allow_write is 0",
-				     wl->group.cg_item.ci_name,
-				     (unsigned long long)wl->rp.head + 1);
+		blkgen_job_fail(r->w->job,
+				"%s: the trace writes (record %llu) but allow_write is 0",
+				wl->group.cg_item.ci_name,
+				(unsigned long long)wl->rp.head + 1);
 		r->issuing = false;
 		return false;
 	}
@@ -562,11 +562,11 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 
 			struct blkgen_workload *wl = r->wl;
 
-			blkgen_job_set_error(r->w->job,
-					     "%s: %s: %d I/O errors in a row (last %s)",
-					     wl->group.cg_item.ci_name,
-					     wl->device, BLKGEN_MAX_ERRORS,
-					     blkgen_errno_name(err));
+			blkgen_job_fail(r->w->job,
+					"%s: %s: %d I/O errors in a row (last %s)",
+					wl->group.cg_item.ci_name,
+					wl->device, BLKGEN_MAX_ERRORS,
+					blkgen_errno_name(err));
 		}
 		return;
 	}
@@ -827,11 +827,11 @@ static void blkgen_retry(struct blkgen_worker *w)
 		if (!r->again_ns) {
 			r->again_ns = now;
 		} else if (now - r->again_ns > BLKGEN_AGAIN_NS) {
-			blkgen_job_set_error(w->job,
-					     "%s: %s: polled I/O refused for %llu s without a completion (EAGAIN)",
-					     r->wl->group.cg_item.ci_name,
-					     r->wl->device,
-					     BLKGEN_AGAIN_NS / NSEC_PER_SEC);
+			blkgen_job_fail(w->job,
+					"%s: %s: polled I/O refused for %llu s without a completion (EAGAIN)",
+					r->wl->group.cg_item.ci_name,
+					r->wl->device,
+					BLKGEN_AGAIN_NS / NSEC_PER_SEC);
 		}
 		if (READ_ONCE(w->job->stop))
 			blkgen_unissue(r, s);
