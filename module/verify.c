@@ -138,10 +138,11 @@ int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 
 	wl->vlog_nr = 0;
 	wl->flushes = 0;
-	if (wl->flush_ms && wl->rdpct == 100 &&
-	    job->mode != BLKGEN_MODE_VERIFY) {
+	/* A replay writes what its trace does, rdpct aside. */
+	if (wl->flush_ms && job->mode != BLKGEN_MODE_VERIFY &&
+	    (wl->replay ? !wl->allow_write : wl->rdpct == 100)) {
 		blkgen_job_set_error(job,
-				     "%s: flush_ms needs a workload that writes (rdpct below 100) (EINVAL)",
+				     "%s: flush_ms needs a workload that writes (rdpct below 100; a replay: allow_write=1) (EINVAL)",
 				     wl_name(wl));
 		return -EINVAL;
 	}
