@@ -563,8 +563,8 @@ static const struct kobj_type blkgen_wl_ktype = {
  * blkgen_sysfs_job_add() - Create /sys/kernel/blkgen/JOB.
  * @job: new job; from now on its kobject owns the memory
  * @name: the configfs directory name
- * Return: 0 or a negative errno; on error release with
- * blkgen_sysfs_job_put().
+ * Return: 0 or a negative errno; on error release with kobject_put() (not
+ * blkgen_sysfs_job_put(): kobject_del() of a kobject never added warns).
  */
 int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name)
 {
@@ -577,7 +577,7 @@ int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name)
  * @wl: new workload; from now on its kobject owns the memory
  * @name: the configfs directory name
  * Return: 0 or a negative errno (-EEXIST if it clashes with a job file);
- * on error release with blkgen_sysfs_wl_put().
+ * on error release with kobject_put(), as for blkgen_sysfs_job_add().
  */
 int blkgen_sysfs_wl_add(struct blkgen_workload *wl, const char *name)
 {
