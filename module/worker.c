@@ -669,6 +669,17 @@ static void blkgen_ival_finish(struct blkgen_worker *w)
 	}
 }
 
+/* Some open-loop workload of this worker may still issue. */
+static bool blkgen_issuing(struct blkgen_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; w->open && i < w->nr_wl; i++)
+		if (w->run[i].open && w->run[i].issuing)
+			return true;
+	return false;
+}
+
 /*
  * The earliest time an open-loop workload of this worker has an arrival
  * to issue on a free slot (or its deadline), U64_MAX if none.
@@ -769,7 +780,12 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	 */
 	if (w->replay)
 		due = min(blkgen_next_due(w), park);
-	if (due <= ktime_get_ns()) {
+	/*
+	 * Nothing in flight and nothing left to issue (a replay's end record
+	 * just taken, after its last I/O completed): the run is over for us,
+	 * and nothing would wake us for a second.
+	 */
+	if (due <= ktime_get_ns() || (!w->inflight && !blkgen_issuing(w))) {
 		__set_current_state(TASK_RUNNING);
 		return;
 	}
