@@ -68,8 +68,8 @@ static const char *run_help =
 	"  -q, --quiet             no progress lines\n"
 	"      --name JOB          the job's name (default: the profile's)\n"
 	"      --keep              leave the job when done (report, verify later)\n"
-	"Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded,\n"
-	"128+N stopped by signal N.\n";
+	"Exit status: 0 done, 1 failed or stopped by another, 2 usage,\n"
+	"3 module not loaded, 128+N stopped by signal N.\n";
 
 static const char *curve_help =
 	"\n"
@@ -605,6 +605,11 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	} else {
 		if (!strcmp(cur.state, "failed")) {
 			fprintf(stderr, "blkgenctl: %s failed: %s\n", job, cur.error);
+			ret = EXIT_FAIL;
+		} else if (!strcmp(cur.state, "stopped") && !rc) {
+			/* Not by our signal: someone wrote stop. */
+			fprintf(stderr, "blkgenctl: %s was stopped before its end\n",
+				job);
 			ret = EXIT_FAIL;
 		}
 		if (!o->quiet)
