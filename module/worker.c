@@ -49,14 +49,6 @@ MODULE_PARM_DESC(spin_us,
  */
 #define BLKGEN_AGAIN_NS		(10ULL * NSEC_PER_SEC)
 
-/*
- * Verify: while only parked slots wait (their blocks held by another I/O),
- * the worker sleeps this long before drawing again, doubling up to the
- * maximum; the holder's completion wakes it at once if it is ours.
- */
-#define BLKGEN_PARK_MIN_NS	(50 * NSEC_PER_USEC)
-#define BLKGEN_PARK_MAX_NS	NSEC_PER_MSEC
-
 /**
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
@@ -189,7 +181,6 @@ struct blkgen_wl_run {
  * @retry: slots to submit again, oldest first: polled ones refused with
  *	BLK_STS_AGAIN, parked ones and reaped ones queued behind those
  * @retry_tail: where the next one goes on @retry
- * @park_ns: the next back-off while only parked slots wait
  * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
@@ -209,7 +200,6 @@ struct blkgen_worker {
 	u64 spin_ns;
 	struct llist_node *retry;
 	struct llist_node **retry_tail;
-	u64 park_ns;
 	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
@@ -743,23 +733,15 @@ static void blkgen_poll(struct blkgen_worker *w)
 /*
  * Nothing completed yet: wait for the next arrival (spinning when it is
  * close, else an absolute hrtimer sleep), or sleep until end_io (or stop)
- * wakes us. With polled I/O in flight (also those refused, until reaped),
- * nothing would wake us: return at once, the main loop polls again. What
- * is left on the retry queue here is parked slots only: another worker's
- * release would not wake us, so back off (an I/O holding their blocks on
- * a hung device would otherwise keep us spinning).
+ * wakes us. With polled I/O in flight or to retry, nothing would wake us:
+ * return at once, the main loop polls again.
  */
 static void blkgen_worker_wait(struct blkgen_worker *w)
 {
-	u64 park = U64_MAX, due;
+	u64 due = w->open ? blkgen_next_due(w) : U64_MAX;
 
-	if (w->polled_inflight)
+	if (w->polled_inflight || w->retry)
 		return;
-	if (w->retry) {
-		park = ktime_get_ns() + w->park_ns;
-		w->park_ns = min_t(u64, w->park_ns * 2, BLKGEN_PARK_MAX_NS);
-	}
-	due = min(w->open ? blkgen_next_due(w) : U64_MAX, park);
 	if (due != U64_MAX) {
 		u64 now = ktime_get_ns();
 
@@ -779,7 +761,7 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	 * set_current_state(), or the writer's wake-up is.
 	 */
 	if (w->replay)
-		due = min(blkgen_next_due(w), park);
+		due = blkgen_next_due(w);
 	/*
 	 * Nothing in flight and nothing left to issue (a replay's end record
 	 * just taken, after its last I/O completed): the run is over for us,
@@ -872,9 +854,6 @@ static void blkgen_retry(struct blkgen_worker *w)
 		else
 			blkgen_submit(r, s);
 	}
-	/* Every parked slot got its blocks: the next park starts short. */
-	if (!w->retry)
-		w->park_ns = BLKGEN_PARK_MIN_NS;
 }
 
 /*
@@ -1152,7 +1131,6 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	init_llist_head(&w->done);
 	init_completion(&w->drained);
 	w->retry_tail = &w->retry;
-	w->park_ns = BLKGEN_PARK_MIN_NS;
 	w->job = job;
 	w->index = index;
 	w->cpu = cpu;
