@@ -214,6 +214,19 @@ struct blkgen_snap {
 };
 
 /**
+ * struct blkgen_snap_lost - a reader whose snapshot went mid-copy
+ * @file: the open file (compared, never dereferenced)
+ * @next: where its copy would continue
+ *
+ * Its snapshot was replaced by a fifth reader's: the copy cannot go on
+ * (a new snapshot from there would mix two pictures in one copy).
+ */
+struct blkgen_snap_lost {
+	const void *file;
+	loff_t next;
+};
+
+/**
  * struct blkgen_workload - one I/O stream (configfs JOB/workloads/WL)
  * @group: configfs directory
  * @kobj: sysfs directory /sys/kernel/blkgen/JOB/WL; owns the memory
@@ -241,6 +254,8 @@ struct blkgen_snap {
  * @run_share: share of the job's rate_iops this run, in 1/BLKGEN_SHARE_ONE
  *             (@share resolved: unset shares split what is left equally)
  * @snap: what a reader of each binary results file is served (job->lock)
+ * @snap_lost: readers whose snapshot another took mid-copy (job->lock)
+ * @snap_lost_next: where the next one goes in @snap_lost
  * @vt: the generation table (verify.c), kept across runs
  * @vlog_lock: protects @vlog and @vlog_nr
  * @vlog: the run's first mismatches
@@ -282,6 +297,8 @@ struct blkgen_workload {
 	struct blkgen_pattern pattern;
 	u32 run_share;
 	struct blkgen_snap snap[BLKGEN_NR_SNAP][BLKGEN_SNAP_READERS];
+	struct blkgen_snap_lost snap_lost[BLKGEN_NR_SNAP][BLKGEN_SNAP_READERS];
+	u32 snap_lost_next[BLKGEN_NR_SNAP];
 	struct blkgen_vtable vt;
 	spinlock_t vlog_lock;		/* @vlog, @vlog_nr */
 	struct blkgen_vlog_entry vlog[BLKGEN_VLOG_MAX];
@@ -417,6 +434,8 @@ void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen);
 int blkgen_job_hotplug_init(void);
 void blkgen_job_hotplug_exit(void);
 void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
+	__printf(2, 3);
+void blkgen_job_fail(struct blkgen_job *job, const char *fmt, ...)
 	__printf(2, 3);
 void blkgen_job_worker_done(struct blkgen_job *job);
 void blkgen_job_wake_workers(struct blkgen_job *job);

@@ -560,6 +560,18 @@ static const struct config_item_type blkgen_wl_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
+/*
+ * Undo config_group_init_type_name() of an item that never reached
+ * configfs: a name of CONFIGFS_ITEM_NAME_LEN bytes or more was allocated,
+ * and only config_item_put() of an item configfs holds would free it.
+ */
+static void blkgen_item_name_free(struct config_item *item)
+{
+	if (item->ci_name != item->ci_namebuf)
+		kfree(item->ci_name);
+	item->ci_name = NULL;
+}
+
 static struct blkgen_job *wl_group_job(struct config_group *group)
 {
 	return container_of(group, struct blkgen_job, wl_group);
@@ -590,18 +602,19 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	strscpy(wl->dist_str, "uniform", sizeof(wl->dist_str));
 	blkgen_verify_wl_init(wl);
 	blkgen_replay_wl_init(wl);
-	config_group_init_type_name(&wl->group, name, &blkgen_wl_type);
 
 	ret = blkgen_lock_idle(job);
 	if (ret) {
 		kfree(wl);
 		return ERR_PTR(ret);
 	}
+	config_group_init_type_name(&wl->group, name, &blkgen_wl_type);
 	ret = blkgen_sysfs_wl_add(wl, name);
 	if (ret) {
 		mutex_unlock(&job->lock);
-		/* The kobject was initialised: its release frees wl. */
-		blkgen_sysfs_wl_put(wl);
+		blkgen_item_name_free(&wl->group.cg_item);
+		/* Never added: put only; its release frees wl. */
+		kobject_put(&wl->kobj);
 		return ERR_PTR(ret);
 	}
 	list_add_tail(&wl->node, &job->workloads);
@@ -688,9 +701,10 @@ static struct config_group *blkgen_job_make(struct config_group *group,
 
 	ret = blkgen_sysfs_job_add(job, name);
 	if (ret) {
+		blkgen_item_name_free(&job->group.cg_item);
 		free_cpumask_var(job->cpus);
-		/* The kobject was initialised: its release frees job. */
-		blkgen_sysfs_job_put(job);
+		/* Never added: put only; its release frees job. */
+		kobject_put(&job->kobj);
 		return ERR_PTR(ret);
 	}
 	return &job->group;

@@ -69,12 +69,24 @@ const char *blkgen_errno_name(int err)
 	return "error";
 }
 
+static bool blkgen_job_verror(struct blkgen_job *job, const char *fmt,
+			      va_list args)
+{
+	if (test_and_set_bit(0, &job->error_set))
+		return false;
+	vsnprintf(job->error, sizeof(job->error), fmt, args);
+	WRITE_ONCE(job->stop, true);
+	return true;
+}
+
 /**
  * blkgen_job_set_error() - Record why a run fails and make it stop.
  * @job: the job
  * @fmt: printf format of the one-line reason
  *
- * The first reason wins. Workers stop issuing and drain.
+ * The first reason wins. Workers stop issuing and drain; they look at
+ * stop when they next wake: a running job's workers and work fail it with
+ * blkgen_job_fail(), which wakes them.
  *
  * Context: any (workers call it without job->lock).
  */
@@ -82,12 +94,33 @@ void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
 {
 	va_list args;
 
-	if (test_and_set_bit(0, &job->error_set))
-		return;
 	va_start(args, fmt);
-	vsnprintf(job->error, sizeof(job->error), fmt, args);
+	blkgen_job_verror(job, fmt, args);
 	va_end(args);
-	WRITE_ONCE(job->stop, true);
+}
+
+/**
+ * blkgen_job_fail() - Fail a running job and wake its workers to drain.
+ * @job: the job, running
+ * @fmt: printf format of the one-line reason
+ *
+ * As blkgen_job_set_error(), and every worker is woken to see stop: an
+ * open-loop worker may sleep until its next arrival, unbounded at a low
+ * rate without a duration, and the run would not end.
+ *
+ * Context: a worker of the run, or work that ends before the run does
+ * (the workers exist until finish_work).
+ */
+void blkgen_job_fail(struct blkgen_job *job, const char *fmt, ...)
+{
+	va_list args;
+	bool first;
+
+	va_start(args, fmt);
+	first = blkgen_job_verror(job, fmt, args);
+	va_end(args);
+	if (first)
+		blkgen_job_wake_workers(job);
 }
 
 /**

@@ -389,6 +389,48 @@ static struct blkgen_snap *blkgen_snap_find(struct blkgen_workload *wl,
 }
 
 /*
+ * @sn, another reader's, is about to be taken for @file: if that reader
+ * was in the middle of its copy, remember where, so that its next read
+ * fails rather than continue from a new snapshot.
+ */
+static void blkgen_snap_evict(struct blkgen_workload *wl, int which,
+			      struct blkgen_snap *sn, const void *file)
+{
+	struct blkgen_snap_lost *l;
+
+	if (!sn->file || sn->file == file || !sn->next ||
+	    sn->next >= sn->len || sn->results_gen != wl->job->results_gen)
+		return;
+	l = &wl->snap_lost[which][wl->snap_lost_next[which]];
+	wl->snap_lost_next[which] = (wl->snap_lost_next[which] + 1) %
+				    BLKGEN_SNAP_READERS;
+	l->file = sn->file;
+	l->next = sn->next;
+}
+
+/*
+ * A read at @off > 0 by @file, which has no snapshot of the current
+ * results: true if it continues a copy whose snapshot is gone, taken by
+ * a fifth reader or dropped with the results (a new start).
+ */
+static bool blkgen_snap_gone(struct blkgen_workload *wl, int which,
+			     const void *file, loff_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < BLKGEN_SNAP_READERS; i++) {
+		struct blkgen_snap_lost *l = &wl->snap_lost[which][i];
+		struct blkgen_snap *sn = &wl->snap[which][i];
+
+		if (l->file == file && l->next == off)
+			return true;
+		if (sn->file == file && sn->next == off && off < sn->len)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Serve a read of a binary results file. A reader (an open file) has its
  * own snapshot, kept for up to BLKGEN_SNAP_READERS readers at once. A read
  * that continues the reader's copy where its last read ended is served
@@ -397,7 +439,10 @@ static struct blkgen_snap *blkgen_snap_find(struct blkgen_workload *wl,
  * seek, at or past the end (a reader that follows a growing file), or a
  * reader without one. An open file is known only by its address, which a
  * later open may reuse: that reader's first read is not where the closed
- * one stopped, so it is never served the closed one's copy.
+ * one stopped, so it is never served the closed one's copy. A read that
+ * continues a copy whose snapshot is gone (a fifth reader took it, or a
+ * new start dropped the results) fails with ESTALE: from a new snapshot
+ * it would mix two pictures in one copy.
  */
 static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 				int which, char *buf, loff_t off,
@@ -411,7 +456,13 @@ static ssize_t blkgen_snap_read(struct file *file, struct kobject *kobj,
 
 	mutex_lock(&job->lock);
 	sn = blkgen_snap_find(wl, which, file, &found);
+	if (!found && off && blkgen_snap_gone(wl, which, file, off)) {
+		ret = -ESTALE;
+		goto out_unlock;
+	}
 	if (!found || off != sn->next || off >= sn->len) {
+		if (!found)
+			blkgen_snap_evict(wl, which, sn, file);
 		ret = blkgen_snap_take(wl, which, sn, file);
 		if (ret)
 			goto out_unlock;
@@ -589,8 +640,8 @@ static const struct kobj_type blkgen_wl_ktype = {
  * blkgen_sysfs_job_add() - Create /sys/kernel/blkgen/JOB.
  * @job: new job; from now on its kobject owns the memory
  * @name: the configfs directory name
- * Return: 0 or a negative errno; on error release with
- * blkgen_sysfs_job_put().
+ * Return: 0 or a negative errno; on error release with kobject_put() (not
+ * blkgen_sysfs_job_put(): kobject_del() of a kobject never added warns).
  */
 int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name)
 {
@@ -603,7 +654,7 @@ int blkgen_sysfs_job_add(struct blkgen_job *job, const char *name)
  * @wl: new workload; from now on its kobject owns the memory
  * @name: the configfs directory name
  * Return: 0 or a negative errno (-EEXIST if it clashes with a job file);
- * on error release with blkgen_sysfs_wl_put().
+ * on error release with kobject_put(), as for blkgen_sysfs_job_add().
  */
 int blkgen_sysfs_wl_add(struct blkgen_workload *wl, const char *name)
 {

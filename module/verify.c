@@ -138,10 +138,11 @@ int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 
 	wl->vlog_nr = 0;
 	wl->flushes = 0;
-	if (wl->flush_ms && wl->rdpct == 100 &&
-	    job->mode != BLKGEN_MODE_VERIFY) {
+	/* A replay writes what its trace does, rdpct aside. */
+	if (wl->flush_ms && job->mode != BLKGEN_MODE_VERIFY &&
+	    (wl->replay ? !wl->allow_write : wl->rdpct == 100)) {
 		blkgen_job_set_error(job,
-				     "%s: flush_ms needs a workload that writes (rdpct below 100) (EINVAL)",
+				     "%s: flush_ms needs a workload that writes (rdpct below 100; a replay: allow_write=1) (EINVAL)",
 				     wl_name(wl));
 		return -EINVAL;
 	}
@@ -384,11 +385,11 @@ static void blkgen_vreport(void *ctx, const struct blkgen_mismatch *m)
 	}
 	spin_unlock(&wl->vlog_lock);
 	if (job->verify_fatal && m->cls != BLKGEN_V_UNFLUSHED)
-		blkgen_job_set_error(job,
-				     "%s: verify: %s data at %llu (expected generation %u, found %u)",
-				     wl_name(wl), blkgen_vclass_name(m->cls),
-				     m->sector << SECTOR_SHIFT, m->expected,
-				     m->found);
+		blkgen_job_fail(job,
+				"%s: verify: %s data at %llu (expected generation %u, found %u)",
+				wl_name(wl), blkgen_vclass_name(m->cls),
+				m->sector << SECTOR_SHIFT, m->expected,
+				m->found);
 }
 
 /**
@@ -473,10 +474,9 @@ static void blkgen_flush_fn(struct work_struct *work)
 	}
 	ret = blkdev_issue_flush(wl->dev.bdev);
 	if (ret) {
-		blkgen_job_set_error(job, "%s: %s: a flush failed (%s)",
-				     wl_name(wl), wl->device,
-				     blkgen_errno_name(ret));
-		blkgen_job_wake_workers(job);
+		blkgen_job_fail(job, "%s: %s: a flush failed (%s)",
+				wl_name(wl), wl->device,
+				blkgen_errno_name(ret));
 		return;
 	}
 	WRITE_ONCE(wl->flushes, wl->flushes + 1);

@@ -16,7 +16,9 @@
  * arrivals). It is submitted with REQ_NOWAIT, so a worker never blocks in
  * submit_bio() for a tag only its own polling could free: a bio that
  * finds none comes back with BLK_STS_AGAIN and is submitted again after
- * the next reap.
+ * the next reap. Refused slots wait in order on the retry queue, and while
+ * any wait, reaped slots queue behind them: the tags a poll frees go to
+ * the I/Os refused longest, not straight back to the slots just reaped.
  */
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -41,7 +43,10 @@ MODULE_PARM_DESC(spin_us,
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
 
-/* Polled I/O refused (EAGAIN) this long without a completion fails the run. */
+/*
+ * A workload whose polled I/O is refused (EAGAIN) this long without one
+ * completing fails the run.
+ */
 #define BLKGEN_AGAIN_NS		(10ULL * NSEC_PER_SEC)
 
 /**
@@ -57,12 +62,12 @@ MODULE_PARM_DESC(spin_us,
  * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
  * @free_ns: when the slot became free (open loop: late-arrival test)
- * @again_ns: polled: when the slot's I/O was first refused with
- *	BLK_STS_AGAIN since it last went through, 0 if not
  * @vblk: verify: the first table block the I/O holds
  * @vnr: verify: blocks it holds
  * @vheld: verify: it holds @vnr blocks from @vblk
- * @parked: verify: waiting on the retry list for blocks another I/O held
+ * @parked: verify: waiting on the retry queue for blocks another I/O held
+ * @queued: reaped, waiting on the retry queue behind refused I/Os for its
+ *	next I/O
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -78,11 +83,11 @@ struct blkgen_slot {
 	u64 submit_ns;
 	u64 end_ns;
 	u64 free_ns;
-	u64 again_ns;
 	u64 vblk;
 	u32 vnr;
 	bool vheld;
 	bool parked;
+	bool queued;
 	sector_t sector;
 	blk_opf_t opf;
 	u32 size;
@@ -116,6 +121,8 @@ struct blkgen_slot {
  * @nr_free: free slots
  * @errors_in_row: consecutive failed I/Os
  * @polled_inflight: polled I/Os submitted and not yet popped from done
+ * @again_ns: when the workload's polled I/O was first refused with
+ *	BLK_STS_AGAIN since one of them last completed, 0 if not
  * @poll_next: the slot the next bio_poll() looks at first
  * @poll_all: poll every in-flight bio (a bio-based device such as dm
  *	completes only the bio it is handed), not one per round
@@ -147,6 +154,7 @@ struct blkgen_wl_run {
 	unsigned int nr_free;
 	unsigned int errors_in_row;
 	unsigned int polled_inflight;
+	u64 again_ns;
 	unsigned int poll_next;
 	bool poll_all;
 	blk_opf_t opf;
@@ -172,7 +180,9 @@ struct blkgen_wl_run {
  * @open: some workload runs open loop
  * @replay: some workload replays a trace
  * @spin_ns: spin_us at start, in ns
- * @retry: polled slots refused with BLK_STS_AGAIN, to submit again
+ * @retry: slots to submit again, oldest first: polled ones refused with
+ *	BLK_STS_AGAIN, parked ones and reaped ones queued behind those
+ * @retry_tail: where the next one goes on @retry
  * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
@@ -191,6 +201,7 @@ struct blkgen_worker {
 	bool replay;
 	u64 spin_ns;
 	struct llist_node *retry;
+	struct llist_node **retry_tail;
 	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
@@ -216,6 +227,14 @@ static void blkgen_end_io(struct bio *bio)
 	if (llist_add(&s->node, &w->done))
 		wake_up_process(task);
 	rcu_read_unlock();
+}
+
+/* Queue a slot at the end of the retry queue. */
+static void blkgen_retry_add(struct blkgen_worker *w, struct blkgen_slot *s)
+{
+	s->node.next = NULL;
+	*w->retry_tail = &s->node;
+	w->retry_tail = &s->node.next;
 }
 
 /* (Re)build the slot's bio from sector, opf and size, and submit it. */
@@ -298,7 +317,7 @@ static bool blkgen_vhold(struct blkgen_wl_run *r, struct blkgen_slot *s,
 
 /*
  * Choose the slot's I/O and submit it. With verify, an I/O whose blocks
- * are held by others waits on the retry list (parked) and draws again
+ * are held by others waits on the retry queue (parked) and draws again
  * after the next reap.
  */
 static void blkgen_choose_submit(struct blkgen_wl_run *r,
@@ -311,8 +330,7 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 		/* Not in flight: blkgen_poll() must not poll its old bio. */
 		WRITE_ONCE(s->bio.bi_cookie, BLK_QC_T_NONE);
 		s->parked = true;
-		s->node.next = r->w->retry;
-		r->w->retry = &s->node;
+		blkgen_retry_add(r->w, s);
 		return;
 	}
 	/*
@@ -400,10 +418,10 @@ static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
 		return false;
 	}
 	if (r->rec.op == BLKGEN_TRACE_WRITE && !wl->allow_write) {
-		blkgen_job_set_error(r->w->job,
-				     "%s: the trace writes (record %llu) but allow_write is 0",
-				     wl->group.cg_item.ci_name,
-				     (unsigned long long)wl->rp.head + 1);
+		blkgen_job_fail(r->w->job,
+				"%s: the trace writes (record %llu) but allow_write is 0",
+				wl->group.cg_item.ci_name,
+				(unsigned long long)wl->rp.head + 1);
 		r->issuing = false;
 		return false;
 	}
@@ -547,11 +565,11 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 
 			struct blkgen_workload *wl = r->wl;
 
-			blkgen_job_set_error(r->w->job,
-					     "%s: %s: %d I/O errors in a row (last %s)",
-					     wl->group.cg_item.ci_name,
-					     wl->device, BLKGEN_MAX_ERRORS,
-					     blkgen_errno_name(err));
+			blkgen_job_fail(r->w->job,
+					"%s: %s: %d I/O errors in a row (last %s)",
+					wl->group.cg_item.ci_name,
+					wl->device, BLKGEN_MAX_ERRORS,
+					blkgen_errno_name(err));
 		}
 		return;
 	}
@@ -643,6 +661,17 @@ static void blkgen_ival_finish(struct blkgen_worker *w)
 		/* Counted in the ring now; a reader must not add it again. */
 		memset(&st->ival_open, 0, sizeof(st->ival_open));
 	}
+}
+
+/* Some open-loop workload of this worker may still issue. */
+static bool blkgen_issuing(struct blkgen_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; w->open && i < w->nr_wl; i++)
+		if (w->run[i].open && w->run[i].issuing)
+			return true;
+	return false;
 }
 
 /*
@@ -737,7 +766,12 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	 */
 	if (w->replay)
 		due = blkgen_next_due(w);
-	if (due <= ktime_get_ns()) {
+	/*
+	 * Nothing in flight and nothing left to issue (a replay's end record
+	 * just taken, after its last I/O completed): the run is over for us,
+	 * and nothing would wake us for a second.
+	 */
+	if (due <= ktime_get_ns() || (!w->inflight && !blkgen_issuing(w))) {
 		__set_current_state(TASK_RUNNING);
 		return;
 	}
@@ -776,10 +810,12 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 }
 
 /*
- * Submit again the polled I/Os that found no free tag. They keep their
- * offset, size and intended start (the wait is in their latency). An I/O
- * refused for BLKGEN_AGAIN_NS (a queue frozen for good, a bio the device
- * would have to split) fails the run.
+ * Serve the retry queue in order: submit again the polled I/Os that found
+ * no free tag, draw again for parked ones, issue the reaped slots queued
+ * behind them. Refused I/Os keep their offset, size and intended start
+ * (the wait is in their latency). A workload whose polled I/O is refused
+ * for BLKGEN_AGAIN_NS with none of it completing (a queue frozen for
+ * good) fails the run.
  */
 static void blkgen_retry(struct blkgen_worker *w)
 {
@@ -788,35 +824,46 @@ static void blkgen_retry(struct blkgen_worker *w)
 	u64 now = ktime_get_ns();
 
 	w->retry = NULL;
+	w->retry_tail = &w->retry;
 	while (n) {
+		struct blkgen_wl_run *r;
+
 		s = llist_entry(n, struct blkgen_slot, node);
+		r = s->run;
 		n = n->next;
+		if (s->queued) {
+			s->queued = false;
+			blkgen_issue(r, s);
+			continue;
+		}
 		if (s->parked) {
 			s->parked = false;
 			if (READ_ONCE(w->job->stop))
-				blkgen_unissue(s->run, s);
+				blkgen_unissue(r, s);
 			else
-				blkgen_choose_submit(s->run, s);
+				blkgen_choose_submit(r, s);
 			continue;
 		}
-		if (!s->again_ns) {
-			s->again_ns = now;
-		} else if (now - s->again_ns > BLKGEN_AGAIN_NS) {
-			blkgen_job_set_error(w->job,
-					     "%s: %s: a polled I/O of %u bytes at %llu was refused for %llu s (EAGAIN)",
-					     s->run->wl->group.cg_item.ci_name,
-					     s->run->wl->device, s->size,
-					     (u64)s->sector << SECTOR_SHIFT,
-					     BLKGEN_AGAIN_NS / NSEC_PER_SEC);
+		if (!r->again_ns) {
+			r->again_ns = now;
+		} else if (now - r->again_ns > BLKGEN_AGAIN_NS) {
+			blkgen_job_fail(w->job,
+					"%s: %s: polled I/O refused for %llu s without a completion (EAGAIN)",
+					r->wl->group.cg_item.ci_name,
+					r->wl->device,
+					BLKGEN_AGAIN_NS / NSEC_PER_SEC);
 		}
 		if (READ_ONCE(w->job->stop))
-			blkgen_unissue(s->run, s);
+			blkgen_unissue(r, s);
 		else
-			blkgen_submit(s->run, s);
+			blkgen_submit(r, s);
 	}
 }
 
-/* Account what completed and reuse the slots. */
+/*
+ * Account what completed and reuse the slots; while I/Os wait on the
+ * retry queue, a reaped slot's next I/O waits behind them.
+ */
 static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 {
 	struct blkgen_slot *s, *tmp;
@@ -829,18 +876,21 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 			r->polled_inflight--;
 			w->polled_inflight--;
 			if (unlikely(s->status == BLK_STS_AGAIN)) {
-				s->node.next = w->retry;
-				w->retry = &s->node;
+				blkgen_retry_add(w, s);
 				continue;
 			}
-			s->again_ns = 0;
+			r->again_ns = 0;
 		}
 		blkgen_account(r, s);
-		if (r->open)
+		if (r->open) {
 			blkgen_free_push(r, s, s->stamp ? s->end_ns :
 					 ktime_get_ns());
-		else
+		} else if (w->retry) {
+			s->queued = true;
+			blkgen_retry_add(w, s);
+		} else {
 			blkgen_issue(r, s);
+		}
 	}
 }
 
@@ -1084,6 +1134,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		return ERR_PTR(-ENOMEM);
 	init_llist_head(&w->done);
 	init_completion(&w->drained);
+	w->retry_tail = &w->retry;
 	w->job = job;
 	w->index = index;
 	w->cpu = cpu;
