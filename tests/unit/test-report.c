@@ -3,7 +3,9 @@
  * Description: blkgenctl report reads a job's sysfs files (a fabricated
  * tree under BLKGEN_SYSFS) and prints the same numbers in every format:
  * counts, rates, percentiles within 0.8% of the exact ones, bins that sum
- * to the count; bad histogram files and unknown jobs fail cleanly.
+ * to the count; every column of the CSV rows equals the JSON report's
+ * value (service times, errors and verify errors included); bad histogram
+ * files and unknown jobs fail cleanly.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -92,12 +94,85 @@ static json_object *get(json_object *o, const char *path)
 	return o;
 }
 
+/* A JSON number (a latency in ns) as the CSV prints it: us, 2 decimals. */
+static double us(json_object *o)
+{
+	return json_object_get_double(o) / 1e3;
+}
+
+static double pctl(json_object *lat, const char *key)
+{
+	json_object *p = get(lat, "percentile"), *v;
+
+	return json_object_object_get_ex(p, key, &v) ? json_object_get_double(v) / 1e3 : 0;
+}
+
+/*
+ * Every column of both CSV rows against the JSON report of the same job:
+ * a column printing another's value, or 0, is caught whichever it is.
+ */
+static void csv_rows(const char *csv, json_object *w)
+{
+	static const char *const dirs[] = { "read", "write" };
+	static const char *const pk[] = { "50.000000", "90.000000", "99.000000",
+					  "99.900000", "99.990000" };
+	char line[2048], *f[40], *save, *t;
+	const char *p;
+	int d, n, k, c;
+
+	for (d = 0; d < 2; d++) {
+		json_object *dj = get(w, dirs[d]), *lat, *svc;
+		double want[40];
+
+		snprintf(line, sizeof(line), "\nj1,w1,%s,", dirs[d]);
+		p = strstr(csv, line);
+		CHECK(p, "no %s row", dirs[d]);
+		if (!p)
+			continue;
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+		for (n = 0, t = strtok_r(line, ",", &save); t && n < 40;
+		     t = strtok_r(NULL, ",", &save))
+			f[n++] = t;
+		CHECK(n == 30, "%s row: %d columns, want 30", dirs[d], n);
+		if (n != 30)
+			continue;
+		lat = get(dj, "lat_ns");
+		svc = get(dj, "clat_ns");
+		want[5] = json_object_get_double(get(dj, "ios"));
+		want[6] = json_object_get_double(get(dj, "bytes"));
+		want[7] = json_object_get_double(get(dj, "iops"));
+		want[8] = json_object_get_double(get(dj, "bw_bytes")) / 1e6;
+		want[9] = want[5] ? want[6] / want[5] : 0;
+		want[10] = us(get(lat, "min"));
+		want[11] = us(get(lat, "mean"));
+		want[12] = us(get(lat, "stddev"));
+		want[13] = us(get(lat, "max"));
+		for (k = 0; k < 5; k++)
+			want[14 + k] = pctl(lat, pk[k]);
+		want[19] = d ? 0 : json_object_get_double(get(w, "errors"));
+		want[20] = d ? 0 : json_object_get_double(get(w, "verify.errors"));
+		want[21] = us(get(svc, "min"));
+		want[22] = us(get(svc, "mean"));
+		want[23] = us(get(svc, "stddev"));
+		want[24] = us(get(svc, "max"));
+		for (k = 0; k < 5; k++)
+			want[25 + k] = pctl(svc, pk[k]);
+		for (c = 5; c < 30; c++)
+			CHECK(fabs(atof(f[c]) - want[c]) <= 0.005 + 1e-9 * fabs(want[c]) ||
+			      (c == 8 && fabs(atof(f[c]) - want[c]) <= 0.0005),
+			      "%s row, column %d: %s, the JSON's %.3f", dirs[d], c + 1,
+			      f[c], want[c]);
+	}
+	/* The fixture's distinct values: a column printing 0 is wrong. */
+	CHECK(strstr(csv, ",3,5,0.50,"), "read row's errors, verify_errors and svc_min:\n%s", csv);
+}
+
 int main(void)
 {
-	static struct blkgen_lat_hist rd, wr;
+	static struct blkgen_lat_hist rd, wr, sv;
 	struct blkgen_interval iv[4] = { 0 };
 	json_object *js, *bins;
-	char *out, rel[512];
+	char *out, *csv, rel[512];
 	uint64_t i, bsum = 0;
 	int rc, k;
 
@@ -125,6 +200,13 @@ int main(void)
 	put_text("j1/w1/max_lag_ns", "2500000\n");
 	put_hist("j1/w1/read_lat_hist", &rd, BLKGEN_HIST_MAGIC);
 	put_hist("j1/w1/write_lat_hist", &wr, BLKGEN_HIST_MAGIC);
+	/* Service times: each read half its response time. */
+	blkgen_hist_reset(&sv);
+	for (i = 1; i <= 100000; i++)
+		blkgen_hist_record(&sv, i * 500);
+	put_hist("j1/w1/read_svc_hist", &sv, BLKGEN_HIST_MAGIC);
+	put_hist("j1/w1/write_svc_hist", &wr, BLKGEN_HIST_MAGIC);
+	put_text("j1/w1/verify_errors", "5\n");
 	for (k = 0; k < 4; k++) {
 		iv[k].start_ms = k * 500;
 		iv[k].length_ms = 500;
@@ -139,7 +221,7 @@ int main(void)
 	      "csv read row:\n%s", out);
 	CHECK(strstr(out, "\nj1,w1,write,done,2.000,0,0,0.0,0.000,0,0.00,"),
 	      "csv write row:\n%s", out);
-	free(out);
+	csv = out;
 
 	/* JSON: names, percentiles near exact, bins summing to N. */
 	out = run("report j1 -o json", &rc);
@@ -179,6 +261,7 @@ int main(void)
 		}
 		CHECK(bsum == 100000, "bins sum %llu", (unsigned long long)bsum);
 		CHECK(json_object_get_uint64(get(w, "write.lat_ns.N")) == 0, "no writes");
+		csv_rows(csv, w);
 		json_object_put(js);
 	}
 	free(out);
@@ -237,5 +320,6 @@ int main(void)
 
 	snprintf(rel, sizeof(rel), "rm -rf %s", root);
 	CHECK(system(rel) == 0, "cleanup");
+	free(csv);
 	return t_exit("report");
 }
