@@ -46,6 +46,7 @@ void *cfs_read_file(const char *path, size_t *size);
 int cfs_write(const char *path, const char *value);
 int cfs_list(const char *dir, char ***names);
 void cfs_free_list(char **names, int n);
+int cfs_remove_job(const char *job);
 uint64_t cfs_dev_bytes(const char *dev);
 
 /* result.c: one job's results as read from sysfs */

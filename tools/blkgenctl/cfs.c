@@ -288,3 +288,31 @@ uint64_t cfs_dev_bytes(const char *dev)
 	close(fd);
 	return size;
 }
+
+/*
+ * Remove JOB (configfs) with its workloads; the module stops it if it
+ * runs. 0 or a negative errno.
+ */
+int cfs_remove_job(const char *job)
+{
+	char dir[4096], path[8192], **names;
+	int i, n, ret = 0;
+
+	if (strchr(job, '/') ||
+	    snprintf(dir, sizeof(dir), "%s/%s/workloads", cfs_root(), job) >=
+	    (int)sizeof(dir))
+		return -ENOENT;
+	n = cfs_list(dir, &names);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (rmdir(path) && !ret)
+			ret = -errno;
+	}
+	cfs_free_list(names, n);
+	snprintf(path, sizeof(path), "%s/%s", cfs_root(), job);
+	if (rmdir(path) && !ret)
+		ret = -errno;
+	return ret;
+}

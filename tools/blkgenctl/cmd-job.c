@@ -255,8 +255,7 @@ int cmd_stop(int argc, char **argv)
 int cmd_rm(int argc, char **argv)
 {
 	const char *usage = "blkgenctl rm JOB...";
-	char dir[4096], path[8192], **names;
-	int i, j, n, ret, rc = EXIT_OK, first;
+	int i, ret, rc = EXIT_OK, first;
 
 	first = parse_output(argc, argv, usage, NULL);
 	if (first < 0 || first >= argc) {
@@ -268,26 +267,9 @@ int cmd_rm(int argc, char **argv)
 	if (ret)
 		return ret;
 	for (i = first; i < argc; i++) {
-		if (strchr(argv[i], '/') ||
-		    snprintf(dir, sizeof(dir), "%s/%s/workloads", cfs_root(),
-			     argv[i]) >= (int)sizeof(dir)) {
-			rc |= job_error(argv[i], -ENOENT);
-			continue;
-		}
-		n = cfs_list(dir, &names);
-		if (n < 0) {
-			rc |= job_error(argv[i], n);
-			continue;
-		}
-		for (j = 0; j < n; j++) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[j]);
-			if (rmdir(path))
-				rc |= job_error(argv[i], -errno);
-		}
-		cfs_free_list(names, n);
-		snprintf(path, sizeof(path), "%s/%s", cfs_root(), argv[i]);
-		if (rmdir(path))
-			rc |= job_error(argv[i], -errno);
+		ret = cfs_remove_job(argv[i]);
+		if (ret)
+			rc |= job_error(argv[i], ret);
 	}
 	return rc;
 }

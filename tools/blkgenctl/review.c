@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -770,6 +771,30 @@ static const char *plan_str(json_object *o, const char *k)
 	return v && strlen(v) < 8 + 4000 ? v : "";
 }
 
+/*
+ * Jobs a killed review left (review-PID, PID gone: SIGKILL, a crash) run
+ * on, holding the drive: remove them, and say so.
+ */
+static void remove_orphans(void)
+{
+	char **names;
+	int i, n, pid, end, ret;
+
+	n = cfs_list(cfs_root(), &names);
+	for (i = 0; i < n; i++) {
+		end = 0;
+		if (sscanf(names[i], "review-%d%n", &pid, &end) != 1 ||
+		    names[i][end] || pid <= 0 || pid == getpid() ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		ret = cfs_remove_job(names[i]);
+		fprintf(stderr, "review: job %s was left by a review that is gone (pid %d): %s\n",
+			names[i], pid, ret ? strerror(-ret) : "removed");
+	}
+	if (n >= 0)
+		cfs_free_list(names, n);
+}
+
 /* --resume: the plan's settings; the device must be the same. */
 static int resume_plan(struct review *rv, const char *file)
 {
@@ -1150,6 +1175,7 @@ int cmd_review(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	remove_orphans();
 	rv.done = saved_points(&rv);
 	if (resume)
 		fprintf(stderr, "review: %d of %d points saved before\n", rv.done, rv.total);
