@@ -76,4 +76,21 @@ else
 	echo "not ok - --device-size 3.84t refused"
 	fail=1
 fi
+# -f names the format: the detected one gives the same profile; the other
+# reads the file as that format and fails on its first line; an unknown
+# one is a usage error.
+(cd "$data" && "$ctl" convert -f fio shares.fio --device-size 100g) > "$tmp/f1" 2> /dev/null
+(cd "$data" && "$ctl" convert shares.fio --device-size 100g) > "$tmp/f2" 2> /dev/null
+rc=0
+(cd "$data" && "$ctl" convert --from vdbench shares.fio) > /dev/null 2> "$tmp/f3" || rc=$?
+rc2=0
+(cd "$data" && "$ctl" convert -f xyz shares.fio) > /dev/null 2> "$tmp/f4" || rc2=$?
+if [ -s "$tmp/f1" ] && cmp -s "$tmp/f1" "$tmp/f2" && [ $rc = 2 ] &&
+   grep -q '^blkgenctl: shares.fio:1: ' "$tmp/f3" &&
+   [ $rc2 = 2 ] && grep -q -- '--from xyz: expected vdbench or fio' "$tmp/f4"; then
+	echo "ok - -f fio as detected, --from vdbench reads it as vdbench (line 1 refused), -f xyz exit 2"
+else
+	echo "not ok - -f: $(cat "$tmp/f3" "$tmp/f4" | head -3) (exit $rc, $rc2)"
+	fail=1
+fi
 exit $fail

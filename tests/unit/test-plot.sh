@@ -88,6 +88,15 @@ else
 	notok "curve labels: '$labels'"
 fi
 
+# --title replaces the chart's title (the file's name by default).
+if "$ctl" plot "$data/plot-report.json" --script --title "Drive A: 4K random read" \
+	-O "$tmp/t.svg" > "$tmp/t.gp" && grep -q "set title 'Drive A: 4K random read'" "$tmp/t.gp" &&
+   ! grep -q "set title 'plot-report.json'" "$tmp/t.gp"; then
+	ok "--title sets the title"
+else
+	notok "--title: $(grep 'set title' "$tmp/t.gp")"
+fi
+
 # The input from standard input; the chart to standard output.
 if "$ctl" plot - --script -O "$tmp/x.svg" < "$data/plot-report.json" > "$tmp/in.gp" &&
    grep -q "'w1 read'" "$tmp/in.gp" && grep -q "set title 'standard input'" "$tmp/in.gp"; then
