@@ -489,46 +489,16 @@ static void blkgen_snap_free(struct blkgen_workload *wl)
 			kvfree(wl->snap[i][j].data);
 }
 
-static ssize_t read_lat_hist_read(struct file *file, struct kobject *kobj,
-				  BLKGEN_BIN_CONST struct bin_attribute *attr,
-				  char *buf, loff_t off, size_t count)
+/*
+ * The snapshot files (the latency histograms, service times included, and
+ * the intervals): one read callback, the file's kind in ->private.
+ */
+static ssize_t blkgen_snap_bin_read(struct file *file, struct kobject *kobj,
+				    BLKGEN_BIN_CONST struct bin_attribute *attr,
+				    char *buf, loff_t off, size_t count)
 {
-	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_READ_HIST, buf, off,
-				count);
-}
-
-static ssize_t write_lat_hist_read(struct file *file, struct kobject *kobj,
-				   BLKGEN_BIN_CONST struct bin_attribute *attr,
-				   char *buf, loff_t off, size_t count)
-{
-	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_WRITE_HIST, buf, off,
-				count);
-}
-
-/* Service times (submission to completion), in read_lat_hist's layout. */
-static ssize_t read_svc_hist_read(struct file *file, struct kobject *kobj,
-				  BLKGEN_BIN_CONST struct bin_attribute *attr,
-				  char *buf, loff_t off, size_t count)
-{
-	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_READ_SVC, buf, off,
-				count);
-}
-
-static ssize_t write_svc_hist_read(struct file *file, struct kobject *kobj,
-				   BLKGEN_BIN_CONST struct bin_attribute *attr,
-				   char *buf, loff_t off, size_t count)
-{
-	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_WRITE_SVC, buf, off,
-				count);
-}
-
-/* One struct blkgen_interval per finished interval, the newest kept. */
-static ssize_t intervals_read(struct file *file, struct kobject *kobj,
-			      BLKGEN_BIN_CONST struct bin_attribute *attr,
-			      char *buf, loff_t off, size_t count)
-{
-	return blkgen_snap_read(file, kobj, BLKGEN_SNAP_INTERVALS, buf, off,
-				count);
+	return blkgen_snap_read(file, kobj, (uintptr_t)attr->private, buf,
+				off, count);
 }
 
 /*
@@ -574,11 +544,20 @@ static ssize_t trace_write(struct file *file, struct kobject *kobj,
 }
 
 static BIN_ATTR_WO(trace, 0);	/* root only: 0200 */
-static BIN_ATTR_RO(read_lat_hist, BLKGEN_HIST_FILE_SIZE);
-static BIN_ATTR_RO(write_lat_hist, BLKGEN_HIST_FILE_SIZE);
-static BIN_ATTR_RO(read_svc_hist, BLKGEN_HIST_FILE_SIZE);
-static BIN_ATTR_RO(write_svc_hist, BLKGEN_HIST_FILE_SIZE);
-static BIN_ATTR_RO(intervals, 0);
+/* A histogram file has its fixed size; the intervals grow (size 0). */
+#define BLKGEN_SNAP_ATTR(_name, _which)					\
+	struct bin_attribute bin_attr_##_name = {			\
+		.attr = { .name = __stringify(_name), .mode = 0444 },	\
+		.read = blkgen_snap_bin_read,				\
+		.size = (_which) == BLKGEN_SNAP_INTERVALS ? 0 :		\
+			BLKGEN_HIST_FILE_SIZE,				\
+		.private = (void *)(uintptr_t)(_which),			\
+	}
+static BLKGEN_SNAP_ATTR(read_lat_hist, BLKGEN_SNAP_READ_HIST);
+static BLKGEN_SNAP_ATTR(write_lat_hist, BLKGEN_SNAP_WRITE_HIST);
+static BLKGEN_SNAP_ATTR(read_svc_hist, BLKGEN_SNAP_READ_SVC);
+static BLKGEN_SNAP_ATTR(write_svc_hist, BLKGEN_SNAP_WRITE_SVC);
+static BLKGEN_SNAP_ATTR(intervals, BLKGEN_SNAP_INTERVALS);
 
 static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_read_ios.attr,
