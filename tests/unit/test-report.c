@@ -107,6 +107,21 @@ static double pctl(json_object *lat, const char *key)
 	return json_object_object_get_ex(p, key, &v) ? json_object_get_double(v) / 1e3 : 0;
 }
 
+/* The 9 CSV columns of a latency: min, mean, stddev, max, 5 percentiles. */
+static void lat_cols(json_object *lat, double *want)
+{
+	static const char *const pk[] = { "50.000000", "90.000000", "99.000000",
+					  "99.900000", "99.990000" };
+	int k;
+
+	want[0] = us(get(lat, "min"));
+	want[1] = us(get(lat, "mean"));
+	want[2] = us(get(lat, "stddev"));
+	want[3] = us(get(lat, "max"));
+	for (k = 0; k < 5; k++)
+		want[4 + k] = pctl(lat, pk[k]);
+}
+
 /*
  * Every column of both CSV rows against the JSON report of the same job:
  * a column printing another's value, or 0, is caught whichever it is.
@@ -114,11 +129,9 @@ static double pctl(json_object *lat, const char *key)
 static void csv_rows(const char *csv, json_object *w)
 {
 	static const char *const dirs[] = { "read", "write" };
-	static const char *const pk[] = { "50.000000", "90.000000", "99.000000",
-					  "99.900000", "99.990000" };
 	char line[2048], *f[40], *save, *t;
 	const char *p;
-	int d, n, k, c;
+	int d, n, c;
 
 	for (d = 0; d < 2; d++) {
 		json_object *dj = get(w, dirs[d]), *lat, *svc;
@@ -143,20 +156,10 @@ static void csv_rows(const char *csv, json_object *w)
 		want[7] = json_object_get_double(get(dj, "iops"));
 		want[8] = json_object_get_double(get(dj, "bw_bytes")) / 1e6;
 		want[9] = want[5] ? want[6] / want[5] : 0;
-		want[10] = us(get(lat, "min"));
-		want[11] = us(get(lat, "mean"));
-		want[12] = us(get(lat, "stddev"));
-		want[13] = us(get(lat, "max"));
-		for (k = 0; k < 5; k++)
-			want[14 + k] = pctl(lat, pk[k]);
+		lat_cols(lat, want + 10);
 		want[19] = d ? 0 : json_object_get_double(get(w, "errors"));
 		want[20] = d ? 0 : json_object_get_double(get(w, "verify.errors"));
-		want[21] = us(get(svc, "min"));
-		want[22] = us(get(svc, "mean"));
-		want[23] = us(get(svc, "stddev"));
-		want[24] = us(get(svc, "max"));
-		for (k = 0; k < 5; k++)
-			want[25 + k] = pctl(svc, pk[k]);
+		lat_cols(svc, want + 21);
 		for (c = 5; c < 30; c++)
 			CHECK(fabs(atof(f[c]) - want[c]) <= 0.005 + 1e-9 * fabs(want[c]) ||
 			      (c == 8 && fabs(atof(f[c]) - want[c]) <= 0.0005),
