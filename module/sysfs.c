@@ -344,6 +344,7 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 			    struct blkgen_snap *sn, const void *file)
 {
 	size_t len = BLKGEN_HIST_FILE_SIZE;
+	unsigned int i;
 	void *data;
 
 	if (which == BLKGEN_SNAP_INTERVALS)
@@ -361,6 +362,10 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 	sn->len = len;
 	sn->file = file;
 	sn->results_gen = wl->job->results_gen;
+	/* a new copy: a lost one of this reader's is history */
+	for (i = 0; i < BLKGEN_SNAP_READERS; i++)
+		if (wl->snap_lost[which][i].file == file)
+			wl->snap_lost[which][i].file = NULL;
 	return 0;
 }
 
@@ -391,15 +396,16 @@ static struct blkgen_snap *blkgen_snap_find(struct blkgen_workload *wl,
 /*
  * @sn, another reader's, is about to be taken for @file: if that reader
  * was in the middle of its copy, remember where, so that its next read
- * fails rather than continue from a new snapshot.
+ * fails rather than continue from a new snapshot. A copy of results
+ * dropped since (a new start) is remembered too: with its snapshot gone,
+ * nothing else would stop it going on from the new results.
  */
 static void blkgen_snap_evict(struct blkgen_workload *wl, int which,
 			      struct blkgen_snap *sn, const void *file)
 {
 	struct blkgen_snap_lost *l;
 
-	if (!sn->file || sn->file == file || !sn->next ||
-	    sn->next >= sn->len || sn->results_gen != wl->job->results_gen)
+	if (!sn->file || sn->file == file || !sn->next || sn->next >= sn->len)
 		return;
 	l = &wl->snap_lost[which][wl->snap_lost_next[which]];
 	wl->snap_lost_next[which] = (wl->snap_lost_next[which] + 1) %
