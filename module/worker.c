@@ -44,8 +44,8 @@ MODULE_PARM_DESC(spin_us,
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
 
 /*
- * A workload whose polled I/O is refused (EAGAIN) this long without one
- * completing fails the run.
+ * A polled I/O refused (EAGAIN) again and again for this long fails the
+ * run: a queue frozen for good, or an I/O that never gets a tag.
  */
 #define BLKGEN_AGAIN_NS		(10ULL * NSEC_PER_SEC)
 
@@ -62,6 +62,8 @@ MODULE_PARM_DESC(spin_us,
  * @stamp: end_io records the completion time (latency recording on)
  * @inflight: submitted and not yet accounted by the worker
  * @free_ns: when the slot became free (open loop: late-arrival test)
+ * @again_ns: when the I/O it carries was first refused with
+ *	BLK_STS_AGAIN (polled, no free tag), 0 if it was not
  * @vblk: verify: the first table block the I/O holds
  * @vnr: verify: blocks it holds
  * @vheld: verify: it holds @vnr blocks from @vblk
@@ -83,6 +85,7 @@ struct blkgen_slot {
 	u64 submit_ns;
 	u64 end_ns;
 	u64 free_ns;
+	u64 again_ns;
 	u64 vblk;
 	u32 vnr;
 	bool vheld;
@@ -121,8 +124,6 @@ struct blkgen_slot {
  * @nr_free: free slots
  * @errors_in_row: consecutive failed I/Os
  * @polled_inflight: polled I/Os submitted and not yet popped from done
- * @again_ns: when the workload's polled I/O was first refused with
- *	BLK_STS_AGAIN since one of them last completed, 0 if not
  * @poll_next: the slot the next bio_poll() looks at first
  * @poll_all: poll every in-flight bio (a bio-based device such as dm
  *	completes only the bio it is handed), not one per round
@@ -154,7 +155,6 @@ struct blkgen_wl_run {
 	unsigned int nr_free;
 	unsigned int errors_in_row;
 	unsigned int polled_inflight;
-	u64 again_ns;
 	unsigned int poll_next;
 	bool poll_all;
 	blk_opf_t opf;
@@ -813,9 +813,9 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
  * Serve the retry queue in order: submit again the polled I/Os that found
  * no free tag, draw again for parked ones, issue the reaped slots queued
  * behind them. Refused I/Os keep their offset, size and intended start
- * (the wait is in their latency). A workload whose polled I/O is refused
- * for BLKGEN_AGAIN_NS with none of it completing (a queue frozen for
- * good) fails the run.
+ * (the wait is in their latency). A polled I/O refused for
+ * BLKGEN_AGAIN_NS (a queue frozen for good, or one I/O that never gets a
+ * tag while others do) fails the run.
  */
 static void blkgen_retry(struct blkgen_worker *w)
 {
@@ -844,11 +844,11 @@ static void blkgen_retry(struct blkgen_worker *w)
 				blkgen_choose_submit(r, s);
 			continue;
 		}
-		if (!r->again_ns) {
-			r->again_ns = now;
-		} else if (now - r->again_ns > BLKGEN_AGAIN_NS) {
+		if (!s->again_ns) {
+			s->again_ns = now;
+		} else if (now - s->again_ns > BLKGEN_AGAIN_NS) {
 			blkgen_job_fail(w->job,
-					"%s: %s: polled I/O refused for %llu s without a completion (EAGAIN)",
+					"%s: %s: a polled I/O was refused for %llu s (EAGAIN)",
 					r->wl->group.cg_item.ci_name,
 					r->wl->device,
 					BLKGEN_AGAIN_NS / NSEC_PER_SEC);
@@ -879,7 +879,7 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 				blkgen_retry_add(w, s);
 				continue;
 			}
-			r->again_ns = 0;
+			s->again_ns = 0;
 		}
 		blkgen_account(r, s);
 		if (r->open) {
