@@ -429,6 +429,7 @@ int blkgen_job_init(struct blkgen_job *job);
 void blkgen_job_destroy(struct blkgen_job *job);
 int blkgen_job_start(struct blkgen_job *job);
 void blkgen_job_stop(struct blkgen_job *job);
+int blkgen_job_stop_killable(struct blkgen_job *job);
 u64 blkgen_job_stop_locked(struct blkgen_job *job);
 void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen);
 int blkgen_job_hotplug_init(void);

@@ -292,8 +292,8 @@ static ssize_t blkgen_job_state_store(struct config_item *item,
 		return ret ? ret : count;
 	}
 	if (sysfs_streq(page, "stop")) {
-		blkgen_job_stop(job);
-		return count;
+		ret = blkgen_job_stop_killable(job);
+		return ret ? ret : count;
 	}
 	return -EINVAL;
 }

@@ -645,6 +645,31 @@ void blkgen_job_stop(struct blkgen_job *job)
 	blkgen_job_wait_ended(job, gen);
 }
 
+/**
+ * blkgen_job_stop_killable() - blkgen_job_stop(), for a user's write.
+ * @job: the job; nothing happens unless it runs
+ *
+ * A device that takes long to complete what is in flight (a slow or hung
+ * one) holds the writer of stop until the run is torn down: a fatal
+ * signal ends the wait. The stop stays asked for; the run ends on its own.
+ *
+ * Context: process context, job->lock not held.
+ * Return: 0, or -EINTR if a fatal signal ended the wait.
+ */
+int blkgen_job_stop_killable(struct blkgen_job *job)
+{
+	u64 gen;
+
+	if (mutex_lock_killable(&job->lock))
+		return -EINTR;
+	gen = blkgen_job_stop_locked(job);
+	mutex_unlock(&job->lock);
+	if (gen && wait_event_killable(job->ended_wq,
+				       READ_ONCE(job->ended_gen) >= gen))
+		return -EINTR;
+	return 0;
+}
+
 /*
  * A CPU is going offline. A run with a worker bound to that CPU fails with
  * the reason (unless it is already stopping) and its workers are woken to
