@@ -2,14 +2,14 @@
 #
 # review.json (json-c's pretty layout) to one line per workload:
 # NAME<TAB>TITLE<TAB>MAX(0|1)<TAB>POINTS<TAB>PEAK_IOPS<TAB>PEAK_MB/S<TAB>PEAK_MEAN_NS<TAB>PEAK_P99_NS
-# <TAB>PEAK_RESP_MEAN_NS<TAB>PEAK_DEPTH<TAB>KNEE_PCT (-1: none)
+# <TAB>PEAK_RESP_MEAN_NS<TAB>PEAK_DEPTH<TAB>KNEE_PCT (-1: none)<TAB>MAX_ELAPSED_MS
 # (the peak's MEAN and P99 are service times, RESP the response time)
 # for the review tests (busybox awk, no JSON tool in the VM).
 function flush() {
 	if (name != "")
-		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%g\n", name, title, max, pts,
-			piops, pbw / 1e6, pmean, pp99, presp, pdepth, knee
-	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = presp = pdepth = knee = -1
+		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%g\t%.0f\n", name, title, max, pts,
+			piops, pbw / 1e6, pmean, pp99, presp, pdepth, knee, melapsed
+	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = presp = pdepth = knee = melapsed = -1
 }
 /^    \{/ { flush(); sec = "" }
 /^      "name": ?/ { name = $0; sub(/^[^:]*: ?"/, "", name); sub(/",?$/, "", name) }
@@ -20,6 +20,7 @@ function flush() {
 /^      "knee": ?/ { sec = "knee" }
 sec == "points" && /^          "target_pct": ?/ { pts++ }
 function val() { v = $0; sub(/^[^:]*: ?/, "", v); sub(/,$/, "", v); return v + 0 }
+sec == "max" && /^        "elapsed_ms": ?/ { melapsed = val() }
 sec == "peak" && /^        "iops": ?/ { piops = val() }
 sec == "peak" && /^        "bw_bytes": ?/ { pbw = val() }
 sec == "peak" && /^        "lat_mean_ns": ?/ { pmean = val() }
