@@ -6,16 +6,21 @@
 # Tiers, in order: install missing Debian packages (as root), build the
 # tool, host unit tests under sanitizers, static checks (sparse,
 # checkpatch --strict, shellcheck), the module built for every installed
-# Debian kernel, then each kernel booted under QEMU running its kernel
-# tests, then again in QEMU's icount mode for the timing tests, and the
-# demos. Beside all of that, from the tool's build on, runs the debug
-# kernel lane (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak;
-# built at nice 19 unless cached): its boot runs every test but the
-# timing ones (the tool tests, SCOPE=tool, run there only), its icount
-# boot the timing tests. Last, the host checks of the files the VMs left.
-# Each tier's time is printed as it ends and in the summary; each boot's
-# tests' times are in build/vm/NAME/times.txt. Ends with "N passed,
-# N failed, N skipped" and exits non-zero if anything failed.
+# Debian kernel; then the boots under QEMU, run by two lanes side by side
+# from one queue, longest first: each Debian kernel running its kernel
+# tests, again in QEMU's icount mode for the timing tests, the demos, and
+# the debug kernel (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak)
+# in two boots of half its tests each (every test but the timing ones;
+# the tool tests, SCOPE=tool, run there only) and an icount boot for the
+# timing tests. Lane 1 starts after the tool's build by building the
+# debug kernel (nice 19, unless cached) and runs in the background
+# (build/check-lane1.log, shown when it ends); lane 2 is this shell once
+# the host tiers are done. The debug kernel's boots wait for its build,
+# the Debian ones for the host tiers. Last, the host checks of the files
+# the VMs left. Each tier's time is printed as it ends and in the
+# summary; each boot's tests' times are in build/vm/NAME/times.txt. Ends
+# with "N passed, N failed, N skipped" and exits non-zero if anything
+# failed.
 #
 # Environment: KERNELS="6.1 6.12" limits the kernels (default: all
 # installed); VM=0 skips the VM tiers (quick host-only run);
@@ -66,13 +71,145 @@ vm_tier() {
 step() {
 	local name=$1 log
 	shift
-	log=$top/build/step.log
+	log=$top/build/step${lane:-}.log
 	if "$@" > "$log" 2>&1; then
 		echo "PASS $name" | tee -a "$results"
 	else
 		echo "FAIL $name" | tee -a "$results"
 		tail -n 40 "$log" | sed 's/^/    /'
 	fi
+}
+
+# ready SPEC: a boot of the queue may start now: the debug kernel's when
+# it is built, the others when the host tiers are done (the module
+# builds and the demos share build/kernels/RELEASE with them).
+ready() {
+	case $1 in
+	debug*) [ -e "$top/build/check-debug.ready" ] ;;
+	*) [ -e "$top/build/check-host.done" ] ;;
+	esac
+}
+
+# claim: take the first boot of the queue that may start now and print
+# it. Returns 1 when the queue is empty, 2 when what is left must wait.
+claim() {
+	local spec rest=() got=
+	exec 9> "$queue.lock"
+	flock 9
+	while read -r spec; do
+		if [ -e "$top/build/check-debug.failed" ] && [[ $spec == debug* ]]; then
+			continue	# no debug kernel: its boots are gone
+		fi
+		if [ -z "$got" ] && ready "$spec"; then
+			got=$spec
+		else
+			rest+=("$spec")
+		fi
+	done < "$queue"
+	if [ ${#rest[@]} -gt 0 ]; then printf '%s\n' "${rest[@]}"; fi > "$queue"
+	exec 9>&-
+	[ -n "$got" ] && { echo "$got"; return 0; }
+	[ ${#rest[@]} -eq 0 ] && return 1
+	return 2
+}
+
+# boot SPEC: one boot of the queue, a tier of its own.
+boot() {
+	local rel
+	case $1 in
+	"debug "*)
+		tier "debug kernel tier, part ${1#debug } (KASAN, lockdep, kmemleak; QEMU TCG)"
+		vm_tier "--debug-kernel --part ${1#debug }" --debug-kernel --part "${1#debug }" ;;
+	debug-icount)
+		tier "debug kernel tier, icount (timing tests)"
+		vm_tier "--debug-kernel --icount" --debug-kernel --icount ;;
+	"tcg "*)
+		rel=${1#tcg }
+		tier "VM tier: $rel (QEMU TCG)"
+		# The tool tests run once: on the debug kernel, or without it
+		# on the newest Debian kernel.
+		if [ "$rel" = "$newest" ] && [ "$debug" = 0 ]; then
+			vm_tier "--kernel $rel --tool-tests" --kernel "$rel" --tool-tests
+		else
+			vm_tier "--kernel $rel" --kernel "$rel"
+		fi ;;
+	"icount "*)
+		# The timing tests, in QEMU's icount mode (guest time is an
+		# instruction count: the host's load does not move them).
+		rel=${1#icount }
+		tier "VM tier: $rel, icount (timing tests)"
+		vm_tier "--kernel $rel --icount" --kernel "$rel" --icount ;;
+	demos)
+		tier "demos"
+		step "demo: make demo (short)" demo_check
+		step "demo: make demo-review (pm1743, --quick)" demo_review_check ;;
+	esac
+}
+
+# lane2: boots from the queue until it is empty.
+lane2() {
+	local spec rc
+	while :; do
+		spec=$(claim)
+		rc=$?
+		case $rc in
+		0) boot "$spec" ;;
+		1) break ;;
+		*) sleep 5 ;;	# the debug kernel's build, or the host tiers
+		esac
+	done
+}
+
+# lane1: the debug kernel's build, then boots from the queue. Its
+# results and times in files of their own, joined to the others' at the
+# end.
+lane1() {
+	results=$top/build/check-results-lane1.txt
+	times=$top/build/check-times-lane1.txt
+	: > "$results"
+	: > "$times"
+	tier_name=''
+	if [ "$debug" = 1 ]; then
+		tier "debug kernel build (nice 19)"
+		if nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1; then
+			echo "PASS build: debug kernel" | tee -a "$results"
+			tail -n 1 build/debug-kernel.log
+			touch build/check-debug.ready
+		else
+			echo "FAIL build: debug kernel" | tee -a "$results"
+			tail -n 40 build/debug-kernel.log | sed 's/^/    /'
+			touch build/check-debug.failed
+		fi
+	fi
+	lane2
+	tier ""
+}
+
+# The README's first command, shortened: corners of 1 s, a 2-point curve.
+demo_check() {
+	local log=$top/build/demo-check.log
+	if DEMO_SECS=1 DEMO_POINTS=50,100 KERNEL=$newest tests/demo.sh > "$log" 2>&1 &&
+	   grep -q 'blkgen demo: summary' "$log" &&
+	   [ "$(grep -cE '\] (4k-random|128k-seq)-(read|write) +[0-9]+ ' "$log")" -eq 4 ] &&
+	   [ -s build/demo/curve.png ]; then
+		return 0
+	fi
+	tail -n 40 "$log"
+	return 1
+}
+
+# make demo-review: the pm1743 suite's review in the VM, drawn here.
+demo_review_check() {
+	local log=$top/build/demo-review-check.log
+	if KERNEL=$newest tests/demo-review.sh > "$log" 2>&1 &&
+	   [ "$(grep -c '<section class="workload"' build/demo-review/index.html)" -eq 9 ] &&
+	   [ "$(grep -c '<svg' build/demo-review/index.html)" -eq 9 ] &&
+	   grep -q '^| 4K random read (128) | [0-9,]* |' build/demo-review/summary.md &&
+	   grep -q '^| [12] | Samsung PM1743 (published, StorageReview 2023) | 1,250,000 |' build/demo-review/vs-published/summary.md; then
+		return 0
+	fi
+	tail -n 40 "$log"
+	return 1
 }
 
 tier "dependencies"
@@ -82,46 +219,36 @@ if ! tests/install-deps.sh; then
 	exit 1
 fi
 
-# The debug kernel lane runs beside the rest, from here on: its build
-# (about 15 minutes on 2 cores when not cached) at the lowest priority,
-# taking the CPU time the host tiers and the VMs leave idle, then its two
-# boots. Its output goes to build/check-debug.log, shown when it ends;
-# its results and times join the others' then.
-debug_lane() {
-	results=$top/build/check-results-debug.txt
-	times=$top/build/check-times-debug.txt
-	: > "$results"
-	: > "$times"
-	tier_name=''
-	tier "debug kernel build (nice 19)"
-	if nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1; then
-		echo "PASS build: debug kernel" | tee -a "$results"
-		tail -n 1 build/debug-kernel.log
-		tier "debug kernel tier (KASAN, lockdep, kmemleak; QEMU TCG)"
-		vm_tier --debug-kernel --debug-kernel
-		tier "debug kernel tier, icount (timing tests)"
-		vm_tier "--debug-kernel --icount" --debug-kernel --icount
-	else
-		echo "FAIL build: debug kernel" | tee -a "$results"
-		tail -n 40 build/debug-kernel.log | sed 's/^/    /'
-	fi
-	tier ""
-}
-
 tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
 
-# The lane starts once the tool is built (its boots would build it too).
-# No boot's files from an earlier run (the host checks read them).
-[ "${VM:-1}" != 0 ] && rm -rf build/vm
-debug_lane_pid=
-if [ "${VM:-1}" != 0 ] && [ "${DEBUG_KERNEL:-1}" != 0 ]; then
-	setsid bash -c "$(declare -f say tier vm_tier debug_lane); top=$(printf %q "$top"); debug_lane" \
-		> build/check-debug.log 2>&1 &
-	debug_lane_pid=$!
+# The boots' queue and lane 1 start once the tool is built (the boots
+# would build it too). No boot's files from an earlier run (the host
+# checks read them).
+mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
+newest=${kernels[-1]:-}
+debug=0
+[ "${DEBUG_KERNEL:-1}" != 0 ] && debug=1
+queue=$top/build/check-queue
+lane1_pid=
+rm -f build/check-host.done build/check-debug.ready build/check-debug.failed
+if [ "${VM:-1}" != 0 ]; then
+	rm -rf build/vm
+	# Longest first (measured times in Documentation/testing.rst).
+	{
+		if [ $debug = 1 ]; then echo "debug 1/2"; echo "debug 2/2"; fi
+		for rel in "${kernels[@]}"; do echo "tcg $rel"; done
+		[ $debug = 1 ] && echo "debug-icount"
+		for rel in "${kernels[@]}"; do echo "icount $rel"; done
+		[ -n "$newest" ] && echo "demos"
+	} > "$queue"
+	setsid bash -c "$(declare -f); $(declare -p top kernels newest debug queue); lane=1; lane1" \
+		> build/check-lane1.log 2>&1 &
+	lane1_pid=$!
+	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
 	# Stopped with check.sh: its own process group, make's jobs, QEMU
 	# and all (an unfinished build is never taken for a finished one).
-	trap 'kill -- -$debug_lane_pid 2>/dev/null' EXIT
+	trap 'kill -- -$lane1_pid 2>/dev/null' EXIT
 	trap 'exit 130' INT TERM
 fi
 
@@ -135,8 +262,6 @@ if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; t
 fi
 
 tier "static checks"
-mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
-newest=${kernels[-1]:-}
 sparse_check() {
 	local out
 	out=$(tests/vm/build-module.sh "/lib/modules/$1/build" \
@@ -174,63 +299,14 @@ if [ -n "$newest" ]; then
 fi
 
 if [ "${VM:-1}" != 0 ]; then
-	# Each Debian kernel runs the kernel tests; the tool tests run once,
-	# on the debug kernel, or on the newest Debian kernel without it.
-	for rel in "${kernels[@]}"; do
-		tier "VM tier: $rel (QEMU TCG)"
-		if [ "$rel" = "$newest" ] && [ "${DEBUG_KERNEL:-1}" = 0 ]; then
-			vm_tier "--kernel $rel --tool-tests" --kernel "$rel" --tool-tests
-		else
-			vm_tier "--kernel $rel" --kernel "$rel"
-		fi
-	done
-	# The timing tests, in QEMU's icount mode (guest time is an
-	# instruction count: the host's load does not move them).
-	for rel in "${kernels[@]}"; do
-		tier "VM tier: $rel, icount (timing tests)"
-		vm_tier "--kernel $rel --icount" --kernel "$rel" --icount
-	done
-	tier "demos"
-	# The README's first command, shortened: corners of 1 s, a 2-point curve.
-	demo_check() {
-		local log=$top/build/demo-check.log
-		if DEMO_SECS=1 DEMO_POINTS=50,100 KERNEL=$newest tests/demo.sh > "$log" 2>&1 &&
-		   grep -q 'blkgen demo: summary' "$log" &&
-		   [ "$(grep -cE '\] (4k-random|128k-seq)-(read|write) +[0-9]+ ' "$log")" -eq 4 ] &&
-		   [ -s build/demo/curve.png ]; then
-			return 0
-		fi
-		tail -n 40 "$log"
-		return 1
-	}
-	if [ -n "$newest" ]; then
-		step "demo: make demo (short)" demo_check
-	fi
-	# make demo-review: the pm1743 suite's review in the VM, drawn here.
-	demo_review_check() {
-		local log=$top/build/demo-review-check.log
-		if KERNEL=$newest tests/demo-review.sh > "$log" 2>&1 &&
-		   [ "$(grep -c '<section class="workload"' build/demo-review/index.html)" -eq 9 ] &&
-		   [ "$(grep -c '<svg' build/demo-review/index.html)" -eq 9 ] &&
-		   grep -q '^| 4K random read (128) | [0-9,]* |' build/demo-review/summary.md &&
-		   grep -q '^| [12] | Samsung PM1743 (published, StorageReview 2023) | 1,250,000 |' build/demo-review/vs-published/summary.md; then
-			return 0
-		fi
-		tail -n 40 "$log"
-		return 1
-	}
-	if [ -n "$newest" ]; then
-		step "demo: make demo-review (pm1743, --quick)" demo_review_check
-	fi
-fi
-
-if [ -n "$debug_lane_pid" ]; then
-	tier "debug kernel lane (what is left of it)"
-	wait "$debug_lane_pid"
+	touch build/check-host.done
+	lane=2 lane2
+	tier "waiting for lane 1"
+	wait "$lane1_pid"
 	trap - EXIT
-	sed 's/^/[debug lane] /' build/check-debug.log
-	cat build/check-results-debug.txt >> "$results"
-	sed 's/  /  debug lane: /' build/check-times-debug.txt >> "$times"
+	sed 's/^/[lane 1] /' build/check-lane1.log
+	cat build/check-results-lane1.txt >> "$results"
+	sed 's/  /  lane 1: /' build/check-times-lane1.txt >> "$times"
 fi
 
 if [ "${VM:-1}" != 0 ] && [ ${#kernels[@]} -gt 0 ]; then

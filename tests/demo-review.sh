@@ -19,14 +19,14 @@ rel=${rels[-1]}
 out=$top/build/demo-review
 echo "demo-review: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo-review: figures show the method and its report, not an NVMe drive's speed)"
-"$top/tests/vm/run.sh" --kernel "$rel" --timeout 1800 \
+"$top/tests/vm/run.sh" --kernel "$rel" --tag demo-review --timeout 1800 \
 	--run "DEMO_SUITE=${DEMO_SUITE:-pm1743} /blkgen/tests/demo-review-guest.sh"
 rm -rf "$out"
 mkdir -p "$out"
-sed -n '/^BEGIN-REVIEW-JSON/,/^END-REVIEW-JSON/p' "$top/build/vm/$rel/console.log" |
+sed -n '/^BEGIN-REVIEW-JSON/,/^END-REVIEW-JSON/p' "$top/build/vm/$rel-demo-review/console.log" |
 	sed '1d;$d' | tr -d '\r' > "$out/review.json"
 if [ ! -s "$out/review.json" ]; then
-	echo "demo-review: the VM's review left no review.json (build/vm/$rel/console.log)" >&2
+	echo "demo-review: the VM's review left no review.json (build/vm/$rel-demo-review/console.log)" >&2
 	exit 1
 fi
 "$top/tools/blkgenctl/blkgenctl" review --report -O "$out"

@@ -27,6 +27,12 @@
 #                    a SCOPE=tool line: blkgenctl over the module's
 #                    interface, run once, on the debug kernel)
 #   --tool-tests     Debian kernels' boots run the tool tests too
+#   --part N/M       run part N of M of the boot's tests (every Mth from
+#                    the Nth, in name order; make check runs two parts
+#                    of the debug kernel's boot side by side); the boot
+#                    is named NAME-pN
+#   --tag T          name the boot NAME-T (its files in build/vm/NAME-T:
+#                    boots of one kernel side by side, e.g. the demos)
 #   --results FILE   append "PASS|FAIL|SKIP name" lines to FILE
 #   --timeout SEC    wall-clock limit per boot (default 1200; debug 3600)
 #   --cpus N         vCPUs (default 2; 1 for 6.1 with --icount)
@@ -50,6 +56,8 @@ results=
 debug=0
 icount=0
 tool=0
+part=
+tag=
 timeout_s=
 cpus=
 mem=2048
@@ -59,7 +67,7 @@ export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,42p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -69,6 +77,12 @@ while [ $# -gt 0 ]; do
 	--debug-kernel) debug=1 ;;
 	--icount) icount=1 ;;
 	--tool-tests) tool=1 ;;
+	--part)
+		part=$2
+		[[ $part =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] && [ "${part%/*}" -le "${part#*/}" ] ||
+			{ echo "run.sh: --part N/M with 1 <= N <= M, not '$part'" >&2; exit 2; }
+		shift ;;
+	--tag) tag=$2; shift ;;
 	--shell) mode=shell ;;
 	--tests) VM_TESTS=$2; shift ;;
 	--results) results=$2; shift ;;
@@ -184,6 +198,8 @@ done)
 for i in "${!names[@]}"; do
 	name=${names[$i]} rel=${rels[$i]}
 	[ "$icount" = 1 ] && name=$name-icount
+	[ -n "$part" ] && name=$name-p${part%/*}
+	[ -n "$tag" ] && name=$name-$tag
 	out=$top/build/vm/$name
 	mkdir -p "$out"
 	log=$out/console.log
@@ -203,6 +219,10 @@ for i in "${!names[@]}"; do
 		VM_TESTS=${user_tests:-$other_tests}
 	else
 		VM_TESTS=${user_tests:-$kernel_tests}
+	fi
+	if [ -n "$part" ]; then
+		VM_TESTS=$(echo "$VM_TESTS" | tr ' ' '\n' | grep . |
+			awk -v n="${part%/*}" -v m="${part#*/}" '(NR - 1) % m == n - 1' | tr '\n' ' ')
 	fi
 	if [ "${builtin[$i]}" = 1 ]; then
 		# KASAN, lockdep and kmemleak under TCG: 3 times longer.
