@@ -348,6 +348,8 @@ struct blkgen_workload {
  * @running_node: entry in the module's list of running jobs (hotplug)
  * @results_gen: counts the times the results were dropped (snapshots)
  * @snap_clock: counts snapshot reads (eviction order)
+ * @mem_charged: what the run's workers were charged (blkgen_mem_charge),
+ *	given back when its results are dropped
  * @run_seed: the seed in use
  * @t_start: run start (ktime ns)
  * @t_measure: end of warmup: the measured window starts here
@@ -394,6 +396,7 @@ struct blkgen_job {
 	struct list_head running_node;
 	u64 results_gen;
 	u64 snap_clock;
+	u64 mem_charged;
 	u64 run_seed;
 	u64 t_start;
 	u64 t_measure;
@@ -464,6 +467,12 @@ void blkgen_worker_start(struct blkgen_worker *w);
 
 /* verify.c */
 void blkgen_verify_init(void);
+
+/* mem.c */
+u64 blkgen_mem_limit(void);
+u64 blkgen_mem_used(void);
+int blkgen_mem_charge(u64 bytes);
+void blkgen_mem_uncharge(u64 bytes);
 void blkgen_verify_wl_init(struct blkgen_workload *wl);
 void blkgen_verify_drop(struct blkgen_workload *wl);
 int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl);

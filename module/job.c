@@ -162,6 +162,8 @@ static void blkgen_job_free_workers(struct blkgen_job *job)
 	job->wl_run = NULL;
 	job->nr_wl_run = 0;
 	job->results_gen++;	/* snapshots of them are stale */
+	blkgen_mem_uncharge(job->mem_charged);
+	job->mem_charged = 0;
 }
 
 /**
@@ -393,6 +395,15 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 				     max_buffer_mb);
 		return -ENOMEM;
 	}
+	if (blkgen_mem_charge(bytes)) {
+		blkgen_job_set_error(job,
+				     "a run needs %llu MiB (I/O buffers, statistics), and blkgen holds %llu MiB of max_memory_mb=%llu (ENOMEM)",
+				     DIV_ROUND_UP_ULL(bytes, 1 << 20),
+				     blkgen_mem_used() >> 20,
+				     blkgen_mem_limit() >> 20);
+		return -ENOMEM;
+	}
+	job->mem_charged = bytes;
 	return 0;
 }
 

@@ -41,6 +41,8 @@ void blkgen_replay_wl_init(struct blkgen_workload *wl)
  */
 void blkgen_replay_drop(struct blkgen_workload *wl)
 {
+	if (wl->rp.buf)
+		blkgen_mem_uncharge((u64)wl->rp.cap * sizeof(*wl->rp.buf));
 	kvfree(wl->rp.buf);
 	wl->rp.buf = NULL;
 	wl->rp.cap = 0;
@@ -59,9 +61,13 @@ static int blkgen_replay_alloc(struct blkgen_workload *wl)
 		return 0;
 	cap = rounddown_pow_of_two(READ_ONCE(wl->replay_buf_kb) * 1024 /
 				   sizeof(*rp->buf));
-	rp->buf = kvmalloc_array(cap, sizeof(*rp->buf), GFP_KERNEL);
-	if (!rp->buf)
+	if (blkgen_mem_charge((u64)cap * sizeof(*rp->buf)))
 		return -ENOMEM;
+	rp->buf = kvmalloc_array(cap, sizeof(*rp->buf), GFP_KERNEL);
+	if (!rp->buf) {
+		blkgen_mem_uncharge((u64)cap * sizeof(*rp->buf));
+		return -ENOMEM;
+	}
 	rp->cap = cap;
 	rp->head = 0;
 	rp->tail = 0;
@@ -109,7 +115,7 @@ int blkgen_replay_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	mutex_unlock(&wl->rp.lock);
 	if (ret)
 		blkgen_job_set_error(job,
-				     "%s: no memory for the %u KiB record ring (ENOMEM)",
+				     "%s: no memory for the %u KiB record ring (max_memory_mb, or the system's) (ENOMEM)",
 				     name, wl->replay_buf_kb);
 	return ret;
 }
@@ -234,6 +240,11 @@ ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 		return -EINVAL;
 	if (mutex_lock_interruptible(&rp->lock))
 		return -ERESTARTSYS;
+	/* Again under the lock: replay=off drops the ring under it. */
+	if (READ_ONCE(wl->replay) == BLKGEN_REPLAY_OFF) {
+		ret = -EINVAL;
+		goto out;
+	}
 	if (!off && !READ_ONCE(rp->live)) {
 		rp->head = 0;
 		rp->tail = 0;

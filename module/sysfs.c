@@ -357,6 +357,12 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 					  which == BLKGEN_SNAP_WRITE_SVC);
 	if (IS_ERR(data) || (!data && len))
 		return -ENOMEM;
+	if (data && blkgen_mem_charge(len)) {
+		kvfree(data);
+		return -ENOMEM;
+	}
+	if (sn->data)
+		blkgen_mem_uncharge(sn->len);
 	kvfree(sn->data);
 	sn->data = data;
 	sn->len = len;
@@ -491,8 +497,11 @@ static void blkgen_snap_free(struct blkgen_workload *wl)
 	unsigned int i, j;
 
 	for (i = 0; i < BLKGEN_NR_SNAP; i++)
-		for (j = 0; j < BLKGEN_SNAP_READERS; j++)
+		for (j = 0; j < BLKGEN_SNAP_READERS; j++) {
+			if (wl->snap[i][j].data)
+				blkgen_mem_uncharge(wl->snap[i][j].len);
 			kvfree(wl->snap[i][j].data);
+		}
 }
 
 /*

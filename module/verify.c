@@ -61,6 +61,8 @@ void blkgen_verify_init(void)
  */
 void blkgen_verify_drop(struct blkgen_workload *wl)
 {
+	if (wl->vt.ent)
+		blkgen_mem_uncharge(wl->vt.nr);
 	vfree(wl->vt.ent);
 	memset(&wl->vt, 0, sizeof(wl->vt));
 }
@@ -108,8 +110,17 @@ static int blkgen_verify_table(struct blkgen_job *job,
 				     p->align, verify_max_mb);
 		return -ENOMEM;
 	}
+	if (blkgen_mem_charge(nr)) {
+		blkgen_job_set_error(job,
+				     "%s: verify needs a %llu MiB generation table, and blkgen holds %llu MiB of max_memory_mb=%llu (ENOMEM)",
+				     wl_name(wl), DIV_ROUND_UP_ULL(nr, 1 << 20),
+				     blkgen_mem_used() >> 20,
+				     blkgen_mem_limit() >> 20);
+		return -ENOMEM;
+	}
 	vt->ent = vzalloc(nr);
 	if (!vt->ent) {
+		blkgen_mem_uncharge(nr);
 		blkgen_job_set_error(job,
 				     "%s: no memory for a %llu-byte generation table (ENOMEM)",
 				     wl_name(wl), nr);
@@ -664,11 +675,13 @@ ssize_t blkgen_verify_table_write(struct blkgen_workload *wl, const char *buf,
 			return -EINVAL;
 		if (count - VT_HDR > nr)
 			return -EINVAL;
-		if (nr > (u64)verify_max_mb << 20)
+		if (nr > (u64)verify_max_mb << 20 || blkgen_mem_charge(nr))
 			return -ENOMEM;
 		ent = vzalloc(nr);
-		if (!ent)
+		if (!ent) {
+			blkgen_mem_uncharge(nr);
 			return -ENOMEM;
+		}
 		vt->ent = ent;
 		vt->nr = nr;
 		vt->block = block;
