@@ -14,21 +14,24 @@
  * struct blkgen_bdev - an open block device
  * @bdev: the device
  * @handle: what closes it (a file on 6.9+, a bdev_handle on 6.7/6.8)
- * @holder: the exclusive holder, NULL for a shared read-only open
+ * @holder: the exclusive holder, NULL for a shared open
+ * @write: open for writing
  */
 struct blkgen_bdev {
 	struct block_device *bdev;
 	void *handle;
 	void *holder;
+	bool write;
 };
 
 /**
  * blkgen_bdev_open() - Open a block device by path.
  * @b: result
  * @path: device path
- * @write: open for writing, exclusively with @holder
- * @holder: the claim's owner when writing (a mounted or otherwise
- *          claimed device is then refused with -EBUSY)
+ * @write: open for writing
+ * @holder: the exclusive claim's owner, NULL for a shared open (with a
+ *          holder a mounted or otherwise claimed device is refused with
+ *          -EBUSY, and nobody else can claim it until it is closed)
  * Context: process context, may sleep.
  * Return: 0 or a negative errno (-ENOENT, -ENOTBLK, -EBUSY, -EACCES...).
  */
@@ -39,7 +42,8 @@ static inline int blkgen_bdev_open(struct blkgen_bdev *b, const char *path,
 	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
 	struct file *f;
 
-	b->holder = write ? holder : NULL;
+	b->holder = holder;
+	b->write = write;
 	f = bdev_file_open_by_path(path, mode, b->holder, NULL);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -50,7 +54,8 @@ static inline int blkgen_bdev_open(struct blkgen_bdev *b, const char *path,
 	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
 	struct bdev_handle *h;
 
-	b->holder = write ? holder : NULL;
+	b->holder = holder;
+	b->write = write;
 	h = bdev_open_by_path(path, mode, b->holder, NULL);
 	if (IS_ERR(h))
 		return PTR_ERR(h);
@@ -61,17 +66,20 @@ static inline int blkgen_bdev_open(struct blkgen_bdev *b, const char *path,
 	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
 	struct block_device *bdev;
 
-	b->holder = write ? holder : NULL;
+	b->holder = holder;
+	b->write = write;
 	bdev = blkdev_get_by_path(path, mode, b->holder, NULL);
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
 	b->bdev = bdev;
 	return 0;
 #else
-	fmode_t mode = FMODE_READ | (write ? FMODE_WRITE | FMODE_EXCL : 0);
+	fmode_t mode = FMODE_READ | (write ? FMODE_WRITE : 0) |
+		       (holder ? FMODE_EXCL : 0);
 	struct block_device *bdev;
 
-	b->holder = write ? holder : NULL;
+	b->holder = holder;
+	b->write = write;
 	bdev = blkdev_get_by_path(path, mode, b->holder);
 	if (IS_ERR(bdev))
 		return PTR_ERR(bdev);
@@ -94,8 +102,8 @@ static inline void blkgen_bdev_close(struct blkgen_bdev *b)
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	blkdev_put(b->bdev, b->holder);
 #else
-	blkdev_put(b->bdev, FMODE_READ |
-		   (b->holder ? FMODE_WRITE | FMODE_EXCL : 0));
+	blkdev_put(b->bdev, FMODE_READ | (b->write ? FMODE_WRITE : 0) |
+		   (b->holder ? FMODE_EXCL : 0));
 #endif
 	b->bdev = NULL;
 }

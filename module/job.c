@@ -211,7 +211,13 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 				     wl_name(wl), wl->rdpct, wl->device);
 		return -EPERM;
 	}
-	ret = blkgen_bdev_open(&wl->dev, wl->device, write, job);
+	/*
+	 * Writers claim the device for the job; so does whatever checks data
+	 * against a generation table (a verify pass, verify=1), so that no
+	 * other job writes under it unseen. Plain readers share it.
+	 */
+	ret = blkgen_bdev_open(&wl->dev, wl->device, write,
+			       write || wl->verify ? job : NULL);
 	if (ret) {
 		if (ret == -EBUSY)
 			blkgen_job_set_error(job, "%s: %s is in use (EBUSY)",
