@@ -348,8 +348,10 @@ struct blkgen_workload {
  * @running_node: entry in the module's list of running jobs (hotplug)
  * @results_gen: counts the times the results were dropped (snapshots)
  * @snap_clock: counts snapshot reads (eviction order)
- * @mem_charged: what the run's workers were charged (blkgen_mem_charge),
- *	given back when its results are dropped
+ * @mem_charged: what the run's workers were charged (blkgen_mem_charge):
+ *	their I/O slots (@mem_io), given back when the run ends, and their
+ *	statistics, given back when its results are dropped
+ * @mem_io: the I/O slots' part of @mem_charged, 0 once the run ended
  * @run_seed: the seed in use
  * @t_start: run start (ktime ns)
  * @t_measure: end of warmup: the measured window starts here
@@ -397,6 +399,7 @@ struct blkgen_job {
 	u64 results_gen;
 	u64 snap_clock;
 	u64 mem_charged;
+	u64 mem_io;
 	u64 run_seed;
 	u64 t_start;
 	u64 t_measure;
@@ -450,7 +453,7 @@ const char *blkgen_errno_name(int err);
 struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 					   unsigned int index,
 					   unsigned int cpu);
-u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index);
+u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index, u64 *io);
 unsigned int blkgen_worker_cpu(struct blkgen_worker *w);
 struct task_struct *blkgen_worker_task(struct blkgen_worker *w);
 bool blkgen_worker_drained(struct blkgen_worker *w);

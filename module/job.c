@@ -164,6 +164,7 @@ static void blkgen_job_free_workers(struct blkgen_job *job)
 	job->results_gen++;	/* snapshots of them are stale */
 	blkgen_mem_uncharge(job->mem_charged);
 	job->mem_charged = 0;
+	job->mem_io = 0;
 }
 
 /**
@@ -385,7 +386,7 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 static int blkgen_job_size_run(struct blkgen_job *job)
 {
 	unsigned int i;
-	u64 bytes = 0;
+	u64 bytes = 0, io = 0;
 
 	job->ival_cap = clamp(max_intervals, 2U, BLKGEN_MAX_INTERVALS);
 	if (job->duration_ms && job->mode != BLKGEN_MODE_VERIFY)
@@ -393,7 +394,7 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 				      div64_u64(job->duration_ms,
 						job->interval_ms) + 2);
 	for (i = 0; i < job->nr_workers; i++)
-		bytes += blkgen_worker_mem(job, i);
+		bytes += blkgen_worker_mem(job, i, &io);
 	if (bytes > (u64)max_buffer_mb << 20) {
 		blkgen_job_set_error(job,
 				     "a run needs %llu MiB (I/O buffers, statistics), above max_buffer_mb=%u (ENOMEM)",
@@ -410,6 +411,7 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 		return -ENOMEM;
 	}
 	job->mem_charged = bytes;
+	job->mem_io = io;
 	return 0;
 }
 
@@ -586,6 +588,10 @@ static void blkgen_job_finish_work(struct work_struct *work)
 		blkgen_worker_stop(job->workers[i]);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_free_io(job->workers[i]);
+	/* The buffers are gone; the results stay counted until dropped. */
+	blkgen_mem_uncharge(job->mem_io);
+	job->mem_charged -= job->mem_io;
+	job->mem_io = 0;
 	blkgen_close_devices(job);
 
 	job->t_end = min(now, job->t_deadline);

@@ -28,7 +28,14 @@ static int blkgen_mem_used_get(char *buf, const struct kernel_param *kp)
 	return sysfs_emit(buf, "%llu\n", DIV_ROUND_UP_ULL(bytes, 1024));
 }
 
+/* Read-only, but modprobe may still pass it: param_parse calls ->set. */
+static int blkgen_mem_used_set(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
 static const struct kernel_param_ops blkgen_mem_used_ops = {
+	.set	= blkgen_mem_used_set,
 	.get	= blkgen_mem_used_get,
 };
 module_param_cb(memory_used_kb, &blkgen_mem_used_ops, NULL, 0444);
@@ -63,10 +70,17 @@ u64 blkgen_mem_used(void)
  */
 int blkgen_mem_charge(u64 bytes)
 {
-	if (atomic64_add_return(bytes, &blkgen_mem) > blkgen_mem_limit()) {
-		atomic64_sub(bytes, &blkgen_mem);
-		return -ENOMEM;
-	}
+	u64 limit = blkgen_mem_limit();
+	s64 old = atomic64_read(&blkgen_mem);
+
+	/*
+	 * Compare and swap, not add then undo: a charge that fails must not
+	 * be seen, even for a moment, by a smaller one that would fit.
+	 */
+	do {
+		if (bytes > limit || (u64)old > limit - bytes)
+			return -ENOMEM;
+	} while (!atomic64_try_cmpxchg(&blkgen_mem, &old, old + bytes));
 	return 0;
 }
 

@@ -310,32 +310,40 @@ static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 }
 
 /*
- * The finished intervals, oldest first, as the file holds them; NULL with
- * *len 0 if there are none. job->lock held.
+ * Which finished intervals the file holds: [*first, *n), none if equal.
+ * job->lock held.
  */
-static void *blkgen_intervals_export(struct blkgen_workload *wl,
-				     size_t *len)
+static void blkgen_intervals_range(struct blkgen_workload *wl, u64 *first,
+				   u64 *n)
 {
 	struct blkgen_job *job = wl->job;
+
+	*first = 0;
+	*n = 0;
+	if (wl->index >= job->nr_wl_run || job->wl_run[wl->index] != wl)
+		return;
+	*n = blkgen_job_nr_intervals(job);
+	*first = *n > job->ival_cap ? *n - job->ival_cap : 0;
+}
+
+/*
+ * Intervals [first, n) of @wl (n > first), oldest first, as the file
+ * holds them; NULL if out of memory. job->lock held.
+ */
+static void *blkgen_intervals_export(struct blkgen_workload *wl, u64 first,
+				     u64 n)
+{
 	struct blkgen_interval_le *out;
 	struct blkgen_interval iv;
-	u64 n, first, i;
+	u64 i;
 
-	*len = 0;
-	if (wl->index >= job->nr_wl_run || job->wl_run[wl->index] != wl)
-		return NULL;
-	n = blkgen_job_nr_intervals(job);
-	first = n > job->ival_cap ? n - job->ival_cap : 0;
-	if (n == first)
-		return NULL;
 	out = kvmalloc_array(n - first, sizeof(*out), GFP_KERNEL);
 	if (!out)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	for (i = 0; first + i < n; i++) {
-		blkgen_job_interval(job, wl->index, first + i, &iv);
+		blkgen_job_interval(wl->job, wl->index, first + i, &iv);
 		blkgen_interval_to_le(&iv, &out[i]);
 	}
-	*len = (n - first) * sizeof(*out);
 	return out;
 }
 
@@ -344,21 +352,27 @@ static int blkgen_snap_take(struct blkgen_workload *wl, int which,
 			    struct blkgen_snap *sn, const void *file)
 {
 	size_t len = BLKGEN_HIST_FILE_SIZE;
+	void *data = NULL;
+	u64 first = 0, n = 0;
 	unsigned int i;
-	void *data;
 
+	if (which == BLKGEN_SNAP_INTERVALS) {
+		blkgen_intervals_range(wl, &first, &n);
+		len = (n - first) * sizeof(struct blkgen_interval_le);
+	}
+	/* Counted before it is allocated, like all that blkgen holds. */
+	if (len && blkgen_mem_charge(len))
+		return -ENOMEM;
 	if (which == BLKGEN_SNAP_INTERVALS)
-		data = blkgen_intervals_export(wl, &len);
+		data = len ? blkgen_intervals_export(wl, first, n) : NULL;
 	else
 		data = blkgen_hist_export(wl,
 					  which == BLKGEN_SNAP_WRITE_HIST ||
 					  which == BLKGEN_SNAP_WRITE_SVC,
 					  which == BLKGEN_SNAP_READ_SVC ||
 					  which == BLKGEN_SNAP_WRITE_SVC);
-	if (IS_ERR(data) || (!data && len))
-		return -ENOMEM;
-	if (data && blkgen_mem_charge(len)) {
-		kvfree(data);
+	if (!data && len) {
+		blkgen_mem_uncharge(len);
 		return -ENOMEM;
 	}
 	if (sn->data)

@@ -1073,18 +1073,22 @@ static unsigned int blkgen_nr_slots(const struct blkgen_workload *wl,
  *	resolved
  * @index: worker number in the job
  *
- * For each workload it holds slots for: the slots (buffer pages, bio and
- * vector table), its statistics (two latency histograms) and its ring of
- * intervals. Nothing for the others.
+ * @io: the part of it that is I/O slots (buffer pages, bio and vector
+ *	table), freed when the run ends, is added here
  *
- * Return: bytes.
+ * For each workload it holds slots for: the slots, its statistics (two
+ * latency histograms) and its ring of intervals, which stay with the
+ * results. Nothing for the others.
+ *
+ * Return: bytes in all.
  */
-u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index)
+u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index, u64 *io)
 {
 	u64 bytes = sizeof(struct blkgen_worker) +
 		    job->nr_wl_run * (sizeof(struct blkgen_wl_run) +
 				      sizeof(struct blkgen_stats *));
 	unsigned int i, nr, pages;
+	u64 slots;
 
 	for (i = 0; i < job->nr_wl_run; i++) {
 		const struct blkgen_workload *wl = job->wl_run[i];
@@ -1097,10 +1101,12 @@ u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index)
 		bytes += PAGE_SIZE << get_order(sizeof(struct blkgen_stats));
 		bytes += PAGE_SIZE << get_order(((u64)job->ival_cap + 1) *
 						sizeof(struct blkgen_interval));
-		bytes += (u64)nr * (sizeof(struct blkgen_slot) +
-				    2 * sizeof(struct blkgen_slot *) +
-				    pages * (PAGE_SIZE + sizeof(struct page *) +
-					     sizeof(struct bio_vec)));
+		slots = (u64)nr * (sizeof(struct blkgen_slot) +
+				   2 * sizeof(struct blkgen_slot *) +
+				   pages * (PAGE_SIZE + sizeof(struct page *) +
+					    sizeof(struct bio_vec)));
+		bytes += slots;
+		*io += slots;
 	}
 	return bytes;
 }
