@@ -424,6 +424,70 @@ static void wl_name(const char *in, char *out, size_t size)
 		snprintf(out, size, "job");
 }
 
+
+/*
+ * rate_iops=R[,W[,T]]: fio caps each direction on its own (one value caps
+ * both; an empty one leaves that direction unthrottled; trims are not
+ * issued). A job that only reads or only writes runs at its direction's
+ * cap. A mix runs at both caps, R reads and W writes a second whatever its
+ * rwmixread (which holds only below them: fio's null engine ran
+ * rwmixread=70 rate_iops=2500 as 2,500 reads and 2,500 writes a second),
+ * so blkgen's rate_iops (a total) is R + W and rdpct R / (R + W). A mix
+ * with one direction unthrottled has no total: refused.
+ */
+static int job_rate(struct fio *f, struct conv_run *r,
+		    const struct fio_job *j, struct conv_sect *s, const char *v,
+		    int line, int rdpct, double numjobs, double *rate)
+{
+	double cap[2] = { 0, 0 }, exact;
+	const char *p = v, *comma;
+	char buf[64];
+	int i, pct;
+
+	for (i = 0; i < 2; i++) {
+		comma = strchr(p, ',');
+		snprintf(buf, sizeof(buf), "%.*s",
+			 (int)(comma ? (size_t)(comma - p) : strlen(p)), p);
+		if (!*buf && i == 0 && !comma)
+			return conv_error(f->c, line, "rate_iops=%s: expected I/Os per second", v);
+		if (*buf && (conv_number(buf, &cap[i]) || cap[i] <= 0 ||
+			     cap[i] != floor(cap[i])))
+			return conv_error(f->c, line, "rate_iops=%s: expected I/Os per second (READS[,WRITES])",
+					  v);
+		if (!comma) {
+			if (i == 0)
+				cap[1] = cap[0];	/* one value: both */
+			break;
+		}
+		p = comma + 1;
+	}
+	if (rdpct == 100 || rdpct == 0) {
+		*rate = cap[rdpct ? 0 : 1] * numjobs;
+		if (!*rate)
+			conv_note(f->c, r, "[%s] rate_iops=%s caps only %s, which this job does not do: unthrottled",
+				  j->name, v, rdpct ? "writes" : "reads");
+		return 0;
+	}
+	if (!cap[0] && !cap[1])
+		return 0;
+	if (!cap[0] || !cap[1])
+		return conv_error(f->c, line, "rate_iops=%s on a %d/%d mix: fio caps only the %s and runs the %s unthrottled; blkgen's rate is for the whole mix (give both directions a rate)",
+				  v, rdpct, 100 - rdpct,
+				  cap[0] ? "reads" : "writes",
+				  cap[0] ? "writes" : "reads");
+	exact = cap[0] * 100 / (cap[0] + cap[1]);
+	pct = (int)floor(exact + 0.5);
+	if (!pct || pct == 100)
+		return conv_error(f->c, line, "rate_iops=%s: one direction is under 0.5%% of the mix",
+				  v);
+	*rate = (cap[0] + cap[1]) * numjobs;
+	conv_set(s, "rdpct", "%d", pct);
+	conv_note(f->c, r, "[%s] rate_iops=%s on a %d/%d mix: fio caps each direction and runs %.0f reads and %.0f writes a second (rwmixread holds only below the caps): rate %.0f, rdpct %d%s",
+		  j->name, v, rdpct, 100 - rdpct, cap[0] * numjobs,
+		  cap[1] * numjobs, *rate, pct,
+		  fabs(exact - pct) > 1e-9 ? " (rounded: blkgen takes whole percents)" : "");
+	return 0;
+}
 /* Job-wide options: every job of a group must agree. */
 static int same(struct fio *f, const struct fio_job *first,
 		const struct fio_job *j, const char *key)
@@ -553,13 +617,8 @@ static int build_workload(struct fio *f, struct conv_run *r,
 
 	*rate = 0;
 	v = get(j, f, "rate_iops", &line);
-	if (v) {
-		if (one_value(f, "rate_iops", v, line, buf, sizeof(buf)))
-			return -1;
-		if (conv_number(buf, &d) || d <= 0 || d != floor(d))
-			return conv_error(f->c, line, "rate_iops=%s: expected I/Os per second", v);
-		*rate = d * numjobs;
-	}
+	if (v)
+		return job_rate(f, r, j, s, v, line, rdpct, numjobs, rate);
 	return 0;
 }
 
