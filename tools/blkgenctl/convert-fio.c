@@ -47,7 +47,8 @@ static const char *const fio_ignored[] = {
 	"invalidate", "lat_percentiles", "clat_percentiles", "slat_percentiles",
 	"percentile_list", "new_group", "exitall", "exitall_on_error",
 	"log_avg_msec", "log_hist_msec", "write_bw_log", "write_lat_log",
-	"write_iops_log", "write_hist_log", "per_job_logs", "disable_lat",
+	"write_iops_log", "write_hist_log", "write_iolog", "per_job_logs",
+	"disable_lat",
 	"disable_clat", "disable_slat", "disable_bw_measurement",
 	"cpus_allowed_policy", "iodepth_batch", "iodepth_batch_submit",
 	"iodepth_batch_complete", "iodepth_batch_complete_min",
@@ -101,8 +102,9 @@ static bool get_bool(const struct fio_job *j, const struct fio *f,
 static int parse(struct fio *f, char *text)
 {
 	struct fio_job *cur = NULL;
-	char *line = text, *next;
-	int lineno = 0;
+	char *line = text, *next, bad[64] = "", more[384] = "";
+	int lineno = 0, bad_line = 0;
+	size_t len;
 
 	for (; line; line = next) {
 		char *s, *eq, *key, *val;
@@ -150,14 +152,31 @@ static int parse(struct fio *f, char *text)
 			key = s;
 			val = "";
 		}
+		if (!strcmp(key, "timeout"))
+			key = "runtime";	/* fio's alias */
+		if (!strcmp(key, "exec_prerun") || !strcmp(key, "exec_postrun")) {
+			conv_note(f->c, NULL, "%s=%s: blkgen runs no commands: run it yourself %s the run",
+				  key, val, key[5] == 'p' && key[6] == 'r' ? "before" : "after");
+			continue;
+		}
 		if (conv_in_list(fio_ignored, key)) {
 			conv_note(f->c, NULL, "%s%s%s: fio reporting/engine option, no effect on the I/O",
 				  key, *val ? "=" : "", val);
 			continue;
 		}
-		if (!conv_in_list(fio_known, key))
-			return conv_error(f->c, lineno, "fio option '%s' is not supported by blkgen",
-					  key);
+		if (!conv_in_list(fio_known, key)) {
+			/* All of them named at once, the first's line first. */
+			if (!bad_line) {
+				bad_line = lineno;
+				snprintf(bad, sizeof(bad), "%s", key);
+			} else {
+				len = strlen(more);
+				snprintf(more + len, sizeof(more) - len,
+					 "%s'%s' (line %d)", len ? ", " : "; also ",
+					 key, lineno);
+			}
+			continue;
+		}
 		if (cur->nr == FIO_MAX_OPTS)
 			return conv_error(f->c, lineno, "too many options in [%s]",
 					  cur->name);
@@ -167,6 +186,9 @@ static int parse(struct fio *f, char *text)
 		if (!strcmp(key, "stonewall") || !strcmp(key, "wait_for_previous"))
 			cur->stonewall = true;
 	}
+	if (bad_line)
+		return conv_error(f->c, bad_line, "fio option '%s' is not supported by blkgen%s",
+				  bad, more);
 	return 0;
 }
 
@@ -573,6 +595,9 @@ static int build_workload(struct fio *f, struct conv_run *r,
 		if (v) {
 			if (one_value(f, "bs", v, line, buf, sizeof(buf)))
 				return -1;
+			if (strchr(buf, '-'))
+				return conv_error(f->c, line, "bs=%s: a size range (fio's bsrange) is not supported: give bssplit=, e.g. bssplit=4k/50:16k/50",
+						  v);
 			if (conv_size(buf, &b))
 				return conv_error(f->c, line, "bs=%s: not a size", v);
 			min_bs = b;
@@ -580,6 +605,7 @@ static int build_workload(struct fio *f, struct conv_run *r,
 		conv_size_str(min_bs, buf, sizeof(buf));
 		conv_set(s, "bs", "%s", buf);
 	}
+	conv_set_line(s, "bs", line);
 
 	v = get(j, f, "percentage_random", &line);
 	if (v) {

@@ -383,6 +383,9 @@ static int xfersize(struct vd *vd, struct conv_run *r, const char *v,
 		return conv_error(vd->c, line, "xfersize=%s: expected SIZE or (SIZE,PERCENT,...)",
 				  v);
 	for (i = 0; i < n; i += 2) {
+		if (strchr(it[i], '-'))
+			return conv_error(vd->c, line, "xfersize=%s: '%s' is a size range: random sizes between two bounds are not supported: give SIZE,PERCENT pairs",
+					  v, it[i]);
 		if (conv_size(it[i], &bytes) || conv_number(it[i + 1], &pct[i]) ||
 		    pct[i] < 0)
 			return conv_error(vd->c, line, "xfersize=%s: '%s,%s' is not SIZE,PERCENT",

@@ -447,7 +447,7 @@ static int check_value(struct conv *c, const struct conv_run *r,
 
 	v = conv_get(s, "bs");
 	if (v && blkgen_parse_bs(v, &bs))
-		return conv_error(c, conv_get_line(s, "bs"), "[workload %s]: bs = %s is not valid for blkgen (run %s)",
+		return conv_error(c, conv_get_line(s, "bs"), "[workload %s]: bs = %s is not valid for blkgen (sizes are multiples of 512 from 512 to 1 MiB, or SIZE/PCT:... of at most 16 summing to 100) (run %s)",
 				  s->name, v, r->name);
 	v = conv_get(s, "distribution");
 	if (v && blkgen_parse_zones(v, &z))
