@@ -9,9 +9,10 @@
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# case NAME RW RWMIX RATE NUMJOBS: convert the job and run it in fio; the
-# converted rate x rdpct must be fio's reads a second and the rest its
-# writes, each within 3%.
+# case NAME RW RWMIX RATE NUMJOBS: convert the job and run it in fio; fio's
+# share of reads must be the converted rdpct (within 2 points) and its
+# I/Os a second the converted rate (at most 3% over; at least 60%, so
+# that a rate converted twice too high fails).
 case_() {
 	local name=$1 rw=$2 mix=$3 rate=$4 nj=$5 conv fr fw total pct
 	printf '[global]\ndirect=1\nruntime=1\ntime_based\nsize=1g\n[%s]\nrw=%s\nrwmixread=%s\nrate_iops=%s\nnumjobs=%s\n' \
@@ -22,22 +23,27 @@ case_() {
 	fi
 	total=$(echo "$conv" | awk -F' = ' '$1 == "rate_iops" { print $2 }')
 	pct=$(echo "$conv" | awk -F' = ' '$1 == "rdpct" { print $2 }')
-	read -r fr fw < <(fio --ioengine=null --group_reporting --output-format=terse \
-		"$tmp/$name.fio" 2> /dev/null | awk -F';' '{ print $8, $49 }')
-	if awk -v t="$total" -v p="$pct" -v r="$fr" -v w="$fw" 'function near(a, b) {
-		return (a - b) <= 0.03 * b + 1 && (b - a) <= 0.03 * b + 1 }
-		BEGIN { exit !(t > 0 && near(t * p / 100, r) && near(t * (100 - p) / 100, w)) }'; then
+	read -r fr fw < <(nice -n -15 fio --ioengine=null --group_reporting \
+		--output-format=terse "$tmp/$name.fio" 2> /dev/null | awk -F';' '{ print $8, $49 }')
+	# fio may fall behind its caps on a loaded host, never run above
+	# them: the mix exact, the total at most the converted rate (and
+	# not far under it).
+	if awk -v t="$total" -v p="$pct" -v r="$fr" -v w="$fw" 'BEGIN {
+		d = r * 100 / (r + w) - p
+		exit !(t > 0 && d <= 2 && d >= -2 && r + w <= 1.03 * t + 1 && r + w >= 0.6 * t) }'; then
 		ok "$name: rw=$rw rwmixread=$mix rate_iops=$rate numjobs=$nj: rate_iops $total rdpct $pct; fio ran $fr reads and $fw writes a second"
 	else
 		notok "$name: rw=$rw rwmixread=$mix rate_iops=$rate numjobs=$nj: rate_iops $total rdpct $pct, but fio ran $fr reads and $fw writes a second"
 	fi
 }
 
-case_ mix70 randrw 70 2500 4
-case_ split randrw 70 2500,1000 1
-case_ split2 rw 30 1000,3000 2
-case_ reads randread 100 2000 1
-case_ writes randwrite 0 3000,1500 1
+# Low rates, and fio at a high priority (when root), for a witness that
+# keeps its caps beside a loaded host's VMs: at 2000 IOPS it once ran 601.
+case_ mix70 randrw 70 250 4
+case_ split randrw 70 250,100 1
+case_ split2 rw 30 100,300 2
+case_ reads randread 100 200 1
+case_ writes randwrite 0 300,150 1
 
 # One direction capped on a mix: fio runs the other unthrottled.
 printf '[global]\ndirect=1\nruntime=1\ntime_based\nsize=1g\n[half]\nrw=randrw\nrwmixread=70\nrate_iops=,1000\n' > "$tmp/half.fio"

@@ -38,6 +38,7 @@ int cfs_path(char *buf, size_t size, const char *dir, const char *name);
 int path_join(char *buf, size_t size, const char *dir, const char *name,
 	      const char *suffix);
 bool in_path(const char *prog);
+int mkdirs(const char *path);
 int named_file(char *buf, size_t size, const char *name, const char *dir,
 	       const char *suffix);
 int cfs_read_text(const char *path, char *buf, size_t size);

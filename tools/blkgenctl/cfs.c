@@ -70,6 +70,26 @@ int path_join(char *buf, size_t size, const char *dir, const char *name,
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* mkdir -p @path: 0, or -1 with errno set. */
+int mkdirs(const char *path)
+{
+	char buf[4096], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
 /* Whether @prog is an executable file in a directory of $PATH. */
 bool in_path(const char *prog)
 {

@@ -123,6 +123,24 @@ static int write_run(const char *dir, const char *name, const char *text,
 	return EXIT_OK;
 }
 
+/* After "no run named X": the runs the file holds (converted again, all). */
+static void list_runs(const struct conv *c, const char *from)
+{
+	struct conv all = { .file = c->file, .device_size = c->device_size };
+	char *text = slurp(c->file);
+	int i;
+
+	if (text && !(!strcmp(from, "fio") ? conv_fio(&all, text) :
+		      conv_vdbench(&all, text)) && all.nr_runs) {
+		fprintf(stderr, "; it holds");
+		for (i = 0; i < all.nr_runs; i++)
+			fprintf(stderr, " %s", all.run[i].name);
+	}
+	fprintf(stderr, "\n");
+	free(all.run);
+	free(text);
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -208,7 +226,8 @@ int cmd_convert(int argc, char **argv)
 	}
 	/* --run built only that run. */
 	if (run && !c.nr_runs) {
-		fprintf(stderr, "blkgenctl: %s: no run named '%s'\n", c.file, run);
+		fprintf(stderr, "blkgenctl: %s: no run named '%s'", c.file, run);
+		list_runs(&c, from);
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -228,7 +247,7 @@ int cmd_convert(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (dir && mkdir(dir, 0755) && errno != EEXIST) {
+	if (dir && mkdirs(dir)) {
 		fprintf(stderr, "blkgenctl: %s: %s\n", dir, strerror(errno));
 		ret = EXIT_FAIL;
 		goto out;

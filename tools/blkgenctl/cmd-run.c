@@ -66,7 +66,7 @@ static const char *run_help =
 	"      --allow-write       let workloads that write do so (allow_write=1)\n"
 	"  -o, --output-format FMT  normal (default), json, csv or fio\n"
 	"  -q, --quiet             no progress lines\n"
-	"      --name JOB          the job's name (default: the profile's)\n"
+	"      --name JOB          the job's name (default: run-PID)\n"
 	"      --keep              leave the job when done (report, verify later)\n"
 	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
 	"3 module not loaded, 128+N stopped by signal N.\n";
@@ -775,6 +775,7 @@ int run_load(const char *file, struct profile *p,
 			struct run_opts *o)
 {
 	char err[512], path[4096];
+	double pct[64];
 	const char *dir = getenv("BLKGEN_PROFILES");
 	int ret;
 
@@ -798,6 +799,13 @@ int run_load(const char *file, struct profile *p,
 	ret = prepare(p, o);
 	if (ret)
 		return ret;
+	/* A sweep's points are the profile's too: checked before the module. */
+	if (profile_get(&p->job, "curve") &&
+	    curve_points(profile_get(&p->job, "curve"), pct, 64) <= 0) {
+		fprintf(stderr, "blkgenctl: %s: curve = %s: expected FROM-TO,STEP or P,P,... (percent)\n",
+			p->file, profile_get(&p->job, "curve"));
+		return EXIT_USAGE;
+	}
 	if (!cfs_module_loaded()) {
 		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
 		return EXIT_NOMOD;
@@ -869,7 +877,7 @@ int cmd_curve(int argc, char **argv)
 	struct run_opts o = { .ops = &print_normal_ops };
 	const char *points = NULL;
 	struct profile p = { 0 };
-	double stop_ms = 0;
+	double stop_ms = 0, pct[64];
 	int i, ret;
 
 	i = parse_run_opts(argc, argv, &o, curve_usage, &points, &stop_ms);
@@ -877,6 +885,11 @@ int cmd_curve(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.ops == &print_fio_ops) {
 		fprintf(stderr, "blkgenctl: curve: -o fio is a run's layout: run each point, or report it (normal, json, csv)\n");
+		return EXIT_USAGE;
+	}
+	if (points && curve_points(points, pct, 64) <= 0) {
+		fprintf(stderr, "blkgenctl: --points %s: expected FROM-TO,STEP or P,P,... (percent)\n",
+			points);
 		return EXIT_USAGE;
 	}
 	ret = run_load(argv[i], &p, &o);
@@ -1235,6 +1248,17 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (blkgen_parse_speed(speed, &sp)) {
 		fprintf(stderr, "blkgenctl: --speed %s: a percent from 0.01 to 10000 (100: as traced)\n",
+			speed);
+		return EXIT_USAGE;
+	}
+	if (strspn(depth, "0123456789") != strlen(depth) || !*depth ||
+	    strlen(depth) > 5 || atoi(depth) < 1 || atoi(depth) > 65536) {
+		fprintf(stderr, "blkgenctl: --depth %s: I/Os in flight, 1 to 65536\n",
+			depth);
+		return EXIT_USAGE;
+	}
+	if (afap && strcmp(speed, "100")) {
+		fprintf(stderr, "blkgenctl: --speed %s with --afap: an afap replay ignores times; give one or the other\n",
 			speed);
 		return EXIT_USAGE;
 	}

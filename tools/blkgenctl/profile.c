@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blkgenctl.h"
+#include "pattern.h"
 #include "profile.h"
 
 enum kind { K_MS, K_UINT, K_PCT, K_BOOL, K_TEXT };
@@ -137,6 +138,28 @@ static bool is_passes(const char *v)
 }
 
 /* Convert a value of a known key; NULL and a reason if it is malformed. */
+/*
+ * What the module would refuse, checked here with its own parsers (the
+ * device-dependent rules wait for the start): a profile or --set is
+ * wrong before any module is needed.
+ */
+static bool text_bad(const char *key, const char *v, const char **why)
+{
+	struct blkgen_zones z;
+	struct blkgen_range r;
+	struct blkgen_bs bs;
+
+	if (!strcmp(key, "bs") && blkgen_parse_bs(v, &bs))
+		*why = "not a size (multiples of 512 from 512 to 1 MiB, e.g. 4k) nor a split of at most 16 (SIZE/PCT:SIZE/PCT... summing to 100)";
+	else if (!strcmp(key, "range") && blkgen_parse_range(v, &r))
+		*why = "not a range START-END (percents, e.g. 0%-25%, or bytes, e.g. 1g-2g)";
+	else if (!strcmp(key, "distribution") && blkgen_parse_zones(v, &z))
+		*why = "not a distribution (uniform, or zoned:ACCESS/SIZE:... with both columns summing to 100)";
+	else
+		return false;
+	return true;
+}
+
 static char *convert(const struct key *k, const char *v, const char **why)
 {
 	unsigned long long n;
@@ -180,7 +203,13 @@ static char *convert(const struct key *k, const char *v, const char **why)
 		*why = "not a boolean (0/1, yes/no, true/false)";
 		return NULL;
 	default:
+		if (text_bad(k->name, v, why))
+			return NULL;
 		return strdup(v);
+	}
+	if (!strcmp(k->name, "depth") && (n < 1 || n > 65536)) {
+		*why = "not a depth 1..65536";	/* the module's BLKGEN_MAX_DEPTH */
+		return NULL;
 	}
 	snprintf(buf, sizeof(buf), "%llu", n);
 	return strdup(buf);
@@ -267,8 +296,12 @@ static int set_kv(struct profile_section *s, const char *file, int line,
 	}
 	conv = convert(k, value, &why);
 	if (!conv) {
-		snprintf(err, errlen, "%s:%d: %s = %s: %s", file, line, key,
-			 value, why);
+		if (line)
+			snprintf(err, errlen, "%s:%d: %s = %s: %s", file, line,
+				 key, value, why);
+		else	/* from the command line */
+			snprintf(err, errlen, "%s %s=%s: %s", file, key, value,
+				 why);
 		return -1;
 	}
 	profile_put(s, key, conv, line);
@@ -416,7 +449,7 @@ int profile_set(struct profile *p, const char *assignment, char *err,
 		int errlen)
 {
 	char *a = strdup(assignment), *eq = strchr(a, '='), *key, *dot;
-	const char *nearest;
+	const char *nearest, *job_near;
 	int i, ret = -1;
 
 	if (!eq) {
@@ -438,12 +471,18 @@ int profile_set(struct profile *p, const char *assignment, char *err,
 		ret = set_kv(&p->wl[i], "--set", 0, dot + 1, eq + 1, err, errlen);
 		goto out;
 	}
-	if (find_key(job_keys, key, &nearest)) {
+	if (find_key(job_keys, key, &job_near)) {
 		ret = set_kv(&p->job, "--set", 0, key, eq + 1, err, errlen);
 		goto out;
 	}
 	if (!find_key(wl_keys, key, &nearest)) {
-		snprintf(err, errlen, "--set: unknown key '%s'", key);
+		/* The nearer of the job's and the workloads' keys. */
+		if (job_near && (!nearest || profile_distance(job_near, key) <
+					     profile_distance(nearest, key)))
+			nearest = job_near;
+		snprintf(err, errlen, "--set: unknown key '%s'%s%s%s", key,
+			 nearest ? " (did you mean '" : "",
+			 nearest ? nearest : "", nearest ? "'?)" : "");
 		goto out;
 	}
 	for (i = 0; i < p->nr_wl; i++)

@@ -96,22 +96,6 @@ static const char *review_help =
 
 /* ---- files --------------------------------------------------------------- */
 
-static int mkdirs(const char *path)
-{
-	char buf[4096], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* Write @o to @path whole or not at all: aside, synced, renamed. */
 int review_save_json(const char *path, json_object *o)
 {
@@ -900,18 +884,7 @@ static int check_entry(const struct suite *su, const struct suite_entry *e)
 				su->file, e->line, e->name, e->sets[i], err);
 			goto out;
 		}
-	for (i = 0; i < p.nr_wl; i++) {
-		const char *bs = profile_get(&p.wl[i], "bs");
-		const char *rg = profile_get(&p.wl[i], "range");
-		struct blkgen_bs b;
-		struct blkgen_range r;
-
-		if ((bs && blkgen_parse_bs(bs, &b)) || (rg && *rg && blkgen_parse_range(rg, &r))) {
-			fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: bs = %s, range = %s: not a size split and a range the module takes\n",
-				su->file, e->line, e->name, bs ? bs : "-", rg ? rg : "-");
-			goto out;
-		}
-	}
+	/* bs, range and distribution were checked as they were read. */
 	ret = 0;
 out:
 	profile_free(&p);

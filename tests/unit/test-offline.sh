@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: what blkgenctl can check without the module it checks
+# first: a value the module would refuse (bs, depth, range, distribution,
+# a curve's points, replay's --depth, --afap with --speed) is a usage
+# error (exit 2) naming the rule, not "module not loaded" (exit 3); an
+# unknown --set key gets the nearest one; convert's --run names the runs
+# a file holds, and -O makes its directory's parents.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+printf '[job]\nduration_ms = 1s\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/p.prof"
+printf '[job]\nduration_ms = 1s\nrate_iops = curve\ncurve = zz\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/c.prof"
+: > "$tmp/empty.trace"
+
+usage_error "unknown key 'rdpc' (did you mean 'rdpct'?)" run "$tmp/p.prof" --set rdpc=50
+usage_error "unknown key 'duraton_ms' (did you mean 'duration_ms'?)" run "$tmp/p.prof" --set duraton_ms=5s
+usage_error "--set bs=3000: not a size (multiples of 512 from 512 to 1 MiB" run "$tmp/p.prof" --set bs=3000
+usage_error "--set depth=0: not a depth 1..65536" run "$tmp/p.prof" --set depth=0
+usage_error "--set range=5-1: not a range START-END" run "$tmp/p.prof" --set range=5-1
+usage_error "--set distribution=zoned:50/50: not a distribution" run "$tmp/p.prof" --set distribution=zoned:50/50
+usage_error "--points abc: expected FROM-TO,STEP or P,P,..." curve "$tmp/p.prof" --points abc
+usage_error "curve = zz: expected FROM-TO,STEP or P,P,..." run "$tmp/c.prof"
+usage_error "--depth 0: I/Os in flight, 1 to 65536" replay "$tmp/empty.trace" --device /dev/nullb0 --depth 0
+usage_error "--speed 200 with --afap: an afap replay ignores times" replay "$tmp/empty.trace" --device /dev/nullb0 --afap --speed 200
+usage_error "no run named 'nosuch'; it holds rd_rr-threads1 rd_rr-threads2" \
+	convert "$data/convert/four-corners.vdb" --run nosuch --device-size 1g
+
+if "$ctl" convert "$data/convert/four-corners.vdb" -O "$tmp/new/sub" --device-size 1g -q &&
+	[ -f "$tmp/new/sub/rd_mix.prof" ]; then
+	ok "convert -O makes the directory's parents"
+else
+	notok "convert -O $tmp/new/sub: no rd_mix.prof"
+fi
+
+if "$ctl" run --help | grep -q -- "--name JOB .*(default: run-PID)"; then
+	ok "run --help: --name defaults to run-PID, as the code names the job"
+else
+	notok "run --help: --name's default is not run-PID"
+fi
+
+exit $fail
