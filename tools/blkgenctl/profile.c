@@ -283,8 +283,15 @@ static int set_kv(struct profile_section *s, const char *file, int line,
 
 	k = find_key(keys, key, &nearest);
 	if (!k) {
-		snprintf(err, errlen, "%s:%d: unknown key '%s' in [%s%s%s]%s%s%s",
-			 file, line, key, s->name ? "workload " : "job",
+		char where[64];
+
+		/* FILE:LINE: unknown key 'K', or "--set [WL.]K: unknown key 'K'" */
+		if (line)
+			snprintf(where, sizeof(where), ":%d", line);
+		else
+			snprintf(where, sizeof(where), "%.60s", key);
+		snprintf(err, errlen, "%s%s: unknown key '%s' in [%s%s%s]%s%s%s",
+			 file, where, key, s->name ? "workload " : "job",
 			 s->name ? s->name : "", "",
 			 nearest ? " (did you mean '" : "",
 			 nearest ? nearest : "", nearest ? "'?)" : "");
@@ -299,8 +306,8 @@ static int set_kv(struct profile_section *s, const char *file, int line,
 		if (line)
 			snprintf(err, errlen, "%s:%d: %s = %s: %s", file, line,
 				 key, value, why);
-		else	/* from the command line */
-			snprintf(err, errlen, "%s %s=%s: %s", file, key, value,
+		else	/* from the command line: "--set [WL.]" */
+			snprintf(err, errlen, "%s%s=%s: %s", file, key, value,
 				 why);
 		return -1;
 	}
@@ -450,6 +457,7 @@ int profile_set(struct profile *p, const char *assignment, char *err,
 {
 	char *a = strdup(assignment), *eq = strchr(a, '='), *key, *dot;
 	const char *nearest, *job_near;
+	char label[300];
 	int i, ret = -1;
 
 	if (!eq) {
@@ -468,11 +476,12 @@ int profile_set(struct profile *p, const char *assignment, char *err,
 			snprintf(err, errlen, "--set: no workload '%s'", key);
 			goto out;
 		}
-		ret = set_kv(&p->wl[i], "--set", 0, dot + 1, eq + 1, err, errlen);
+		snprintf(label, sizeof(label), "--set %s.", key);
+		ret = set_kv(&p->wl[i], label, 0, dot + 1, eq + 1, err, errlen);
 		goto out;
 	}
 	if (find_key(job_keys, key, &job_near)) {
-		ret = set_kv(&p->job, "--set", 0, key, eq + 1, err, errlen);
+		ret = set_kv(&p->job, "--set ", 0, key, eq + 1, err, errlen);
 		goto out;
 	}
 	if (!find_key(wl_keys, key, &nearest)) {
@@ -486,7 +495,7 @@ int profile_set(struct profile *p, const char *assignment, char *err,
 		goto out;
 	}
 	for (i = 0; i < p->nr_wl; i++)
-		if (set_kv(&p->wl[i], "--set", 0, key, eq + 1, err, errlen))
+		if (set_kv(&p->wl[i], "--set ", 0, key, eq + 1, err, errlen))
 			goto out;
 	ret = 0;
 out:
