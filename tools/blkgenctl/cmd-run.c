@@ -266,13 +266,19 @@ static int prepare_trace(struct profile *p, struct profile_section *w,
 	}
 	if (st.writes) {
 		if (!o->allow_write) {
-			fprintf(stderr, "blkgenctl: %s holds %llu writes: replaying them destroys the data of %s; add --allow-write (or replay its reads only)\n",
+			fprintf(stderr, "blkgenctl: %s holds %llu write%s: replaying %s destroys the data of %s; add --allow-write (or replay its reads only)\n",
 				file, (unsigned long long)st.writes,
+				st.writes == 1 ? "" : "s",
+				st.writes == 1 ? "it" : "them",
 				profile_get(w, "device"));
 			return EXIT_USAGE;
 		}
 		profile_put(w, "allow_write", "1", 0);
 	}
+	/* Several disks' I/O onto one device is rarely meant: said. */
+	if (st.nr_sources > 1 && !profile_get(w, "trace_filter"))
+		fprintf(stderr, "blkgenctl: %s: the trace holds I/O to %s: all of it goes to %s (--filter ID keeps one)\n",
+			file, st.sources, profile_get(w, "device"));
 	if (!o->quiet)
 		fprintf(stderr, "blkgenctl: %s: %s trace, %llu records (%llu reads, %llu writes; %llu skipped), %.3f s, largest I/O %u bytes%s\n",
 			file, st.format, (unsigned long long)st.records,

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <json-c/json.h>
+
 #include "../../uapi/linux/blkgen.h"
 #include "blkgenctl.h"
 #include "replay.h"
@@ -73,10 +75,21 @@ int replay_scan(const char *file, const struct trace_opts *o,
 		snprintf(err, len, "%s", trace_error(t));
 	st->skipped += trace_skipped(t);
 	st->reordered = trace_reordered(t);
+	trace_sources_text(t, st->sources, sizeof(st->sources));
+	{
+		const char *id[2];
+		uint64_t n[2];
+		bool more;
+
+		st->nr_sources = trace_sources(t, id, n, 2, &more);
+	}
 	trace_close(t);
 	if (!ret && !st->records) {
-		snprintf(err, len, "%s: no read or write in the trace%s", file,
-			 o->filter ? " for that --filter" : "");
+		if (o->filter)
+			snprintf(err, len, "%s: no read or write in the trace for --filter %s (it holds %s)",
+				 file, o->filter, st->sources);
+		else
+			snprintf(err, len, "%s: no read or write in the trace", file);
 		return -1;
 	}
 	return ret;
@@ -295,6 +308,7 @@ int cmd_trace_stats(int argc, char **argv)
 	};
 	struct trace_opts to = { 0 };
 	uint64_t n = 0, show = 0, seq = 0, prev_end = UINT64_MAX;
+	char src[512];
 	uint64_t reads = 0, writes = 0, rbytes = 0, wbytes = 0, end = 0;
 	uint64_t sec = 0, in_sec = 0, peak = 0, last = 0;
 	uint32_t max_len = 0, min_len = UINT32_MAX;
@@ -389,35 +403,73 @@ int cmd_trace_stats(int argc, char **argv)
 		trace_close(t);
 		return EXIT_USAGE;
 	}
+	trace_sources_text(t, src, sizeof(src));
+	if (!n && to.filter) {
+		/* As replay: nothing to replay is an error, said with what is there. */
+		fprintf(stderr, "blkgenctl: %s: no read or write in the trace for --filter %s (it holds %s)\n",
+			argv[optind], to.filter, src);
+		trace_close(t);
+		return EXIT_FAIL;
+	}
 	{
 		/* IOPS per whole second spanned, as the peak is counted. */
 		double secs = last / 1e9;
 		double mean = n ? (double)n / (last / 1000000000ULL + 1) : 0;
 
 		if (json) {
-			printf("{ \"format\": \"%s\", \"records\": %llu, \"reads\": %llu, \"writes\": %llu, "
-			       "\"skipped\": %llu, \"reordered\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu, "
-			       "\"min_len\": %u, \"max_len\": %u, \"sequential_pct\": %.2f, \"footprint_bytes\": %llu, "
-			       "\"duration_s\": %.6f, \"mean_iops\": %.1f, \"peak_iops_1s\": %llu, \"burstiness\": %.2f }\n",
-			       trace_format_name(t), (unsigned long long)n,
-			       (unsigned long long)reads, (unsigned long long)writes,
-			       (unsigned long long)trace_skipped(t),
-			       (unsigned long long)trace_reordered(t),
-			       (unsigned long long)rbytes, (unsigned long long)wbytes,
-			       n ? min_len : 0, max_len, n ? 100.0 * seq / n : 0,
-			       (unsigned long long)end, secs, mean,
-			       (unsigned long long)peak, mean > 0 ? peak / mean : 0);
+			json_object *o = json_object_new_object();
+			json_object *so = json_object_new_object();
+			const char *id[TRACE_MAX_SOURCES];
+			uint64_t cnt[TRACE_MAX_SOURCES];
+			bool more;
+			int k, ns;
+
+#define J_U64(k, v) json_object_object_add(o, k, json_object_new_uint64(v))
+#define J_DBL(k, v, f) json_object_object_add(o, k, json_object_new_double_s(v, f))
+			json_object_object_add(o, "format",
+					       json_object_new_string(trace_format_name(t)));
+			J_U64("records", n);
+			J_U64("reads", reads);
+			J_U64("writes", writes);
+			J_U64("skipped", trace_skipped(t));
+			J_U64("reordered", trace_reordered(t));
+			J_U64("read_bytes", rbytes);
+			J_U64("write_bytes", wbytes);
+			J_U64("min_len", n ? min_len : 0);
+			J_U64("max_len", max_len);
+			snprintf(src, sizeof(src), "%.2f", n ? 100.0 * seq / n : 0);
+			J_DBL("sequential_pct", n ? 100.0 * seq / n : 0, src);
+			J_U64("footprint_bytes", end);
+			snprintf(src, sizeof(src), "%.6f", secs);
+			J_DBL("duration_s", secs, src);
+			snprintf(src, sizeof(src), "%.1f", mean);
+			J_DBL("mean_iops", mean, src);
+			J_U64("peak_iops_1s", peak);
+			snprintf(src, sizeof(src), "%.2f", mean > 0 ? peak / mean : 0);
+			J_DBL("burstiness", mean > 0 ? peak / mean : 0, src);
+#undef J_U64
+#undef J_DBL
+			/* reads and writes to each disk, device, volume or file */
+			ns = trace_sources(t, id, cnt, TRACE_MAX_SOURCES, &more);
+			for (k = 0; k < ns; k++)
+				json_object_object_add(so, id[k],
+						       json_object_new_uint64(cnt[k]));
+			json_object_object_add(o, trace_source_kind(t), so);
+			print_json_doc(o);
 		} else {
-			printf("%s: %s trace, %llu records: %llu reads (%.1f MB), %llu writes (%.1f MB); %llu skipped, %llu out of order\n",
+			printf("%s: %s trace, %llu record%s: %llu read%s (%.1f MB), %llu write%s (%.1f MB); %llu skipped, %llu out of order\n",
 			       argv[optind], trace_format_name(t),
-			       (unsigned long long)n, (unsigned long long)reads,
+			       (unsigned long long)n, n == 1 ? "" : "s",
+			       (unsigned long long)reads, reads == 1 ? "" : "s",
 			       rbytes / 1e6, (unsigned long long)writes,
+			       writes == 1 ? "" : "s",
 			       wbytes / 1e6, (unsigned long long)trace_skipped(t),
 			       (unsigned long long)trace_reordered(t));
-			printf("sizes %u to %u bytes; %.1f%% sequential; footprint %.1f MB; %.3f s, %.1f IOPS a second on average, %llu in the busiest (burstiness %.2f)\n",
+			printf("sizes %u to %u bytes; %.1f%% sequential; footprint %.1f MB; %.3f s, %.1f IOPS on average, %llu in the busiest second (burstiness %.2f)\n",
 			       n ? min_len : 0, max_len, n ? 100.0 * seq / n : 0,
 			       end / 1e6, secs, mean, (unsigned long long)peak,
 			       mean > 0 ? peak / mean : 0);
+			printf("%s\n", src);
 		}
 	}
 	trace_close(t);

@@ -19,6 +19,8 @@ struct trace_stats {
 	uint32_t max_len;
 	uint64_t last_ns;	/* time of the last record */
 	uint64_t max_end;	/* highest offset + length */
+	char sources[512];	/* "disks 0 (2), 1 (2)" (trace_sources_text) */
+	int nr_sources;		/* 0, 1, or 2 for two or more */
 };
 
 /* The trace options of a profile's workload (trace_format, ...). */

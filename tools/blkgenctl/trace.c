@@ -4,10 +4,14 @@
  * blkparse -d writes it, or the per-CPU files of blktrace -d, merged here
  * by time; either byte order; QUEUE events, or ISSUE), fio iolog v2 and
  * v3, and the public block-trace CSVs (MSR Cambridge, Alibaba, Tencent
- * CBS). Read as a stream: a trace is never held in memory.
+ * CBS). Read as a stream: a trace is never held in memory. The text
+ * formats may be gzip-compressed (as the MSR and Alibaba traces are
+ * published): zlib reads either.
  */
+#define _GNU_SOURCE		/* fopencookie */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,7 @@
 #include <unistd.h>
 #include <byteswap.h>
 #include <linux/blktrace_api.h>
+#include <zlib.h>
 
 #include "trace.h"
 
@@ -43,6 +48,13 @@ struct trace {
 	bool started;
 	uint64_t t0, last;
 	uint64_t skipped, reordered;
+	/* the disks, devices, volumes or files the trace holds I/O to */
+	struct {
+		char id[48];
+		uint64_t n;
+	} src[TRACE_MAX_SOURCES];
+	int nr_src;
+	bool more_src;
 	char err[4096 + 640];
 };
 
@@ -85,6 +97,67 @@ uint64_t trace_skipped(const struct trace *t)
 uint64_t trace_reordered(const struct trace *t)
 {
 	return t->reordered;
+}
+
+/* Count a read or write to @id, whether the filter keeps it or not. */
+static void note_src(struct trace *t, const char *id)
+{
+	int i;
+
+	for (i = 0; i < t->nr_src; i++)
+		if (!strcmp(t->src[i].id, id)) {
+			t->src[i].n++;
+			return;
+		}
+	if (t->nr_src == TRACE_MAX_SOURCES || strlen(id) >= sizeof(t->src[0].id)) {
+		t->more_src = true;
+		return;
+	}
+	snprintf(t->src[t->nr_src].id, sizeof(t->src[0].id), "%s", id);
+	t->src[t->nr_src++].n = 1;
+}
+
+int trace_sources(const struct trace *t, const char **id, uint64_t *n,
+		  int max, bool *more)
+{
+	int i;
+
+	for (i = 0; i < t->nr_src && i < max; i++) {
+		id[i] = t->src[i].id;
+		n[i] = t->src[i].n;
+	}
+	*more = t->more_src || t->nr_src > max;
+	return i;
+}
+
+void trace_sources_text(const struct trace *t, char *buf, size_t len)
+{
+	size_t used;
+	int i;
+
+	used = snprintf(buf, len, "%s", trace_source_kind(t));
+	for (i = 0; i < t->nr_src && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s %s (%llu)",
+				 i ? "," : "", t->src[i].id,
+				 (unsigned long long)t->src[i].n);
+	if (!t->nr_src && used < len)
+		used += snprintf(buf + used, len - used, ": none");
+	if (t->more_src && used < len)
+		snprintf(buf + used, len - used, " and more");
+}
+
+const char *trace_source_kind(const struct trace *t)
+{
+	static const char *const kind[] = {
+		[TRACE_AUTO]	 = "sources",
+		[TRACE_BLKTRACE] = "devices",
+		[TRACE_IOLOG]	 = "files",
+		[TRACE_MSR]	 = "disks",
+		[TRACE_ALIBABA]	 = "devices",
+		[TRACE_TENCENT]	 = "volumes",
+	};
+
+	return kind[t->fmt];
 }
 
 static int fail(struct trace *t, const char *fmt, ...)
@@ -190,7 +263,13 @@ static int bt_next(struct trace *t, struct trace_rec *r)
 		cat = b->action >> BLK_TC_SHIFT;
 		if (!(cat & BLK_TC_NOTIFY) && (b->action & 0xffff) == want) {
 			bool keep = true;
+			char dev[24];
 
+			if (b->bytes && !(cat & BLK_TC_DISCARD)) {
+				snprintf(dev, sizeof(dev), "%u:%u",
+					 b->device >> 20, b->device & 0xfffff);
+				note_src(t, dev);
+			}
 			if (t->o.filter && ((b->device >> 20) != t->filter_major ||
 					    (b->device & 0xfffff) != t->filter_minor))
 				keep = false;
@@ -268,6 +347,43 @@ static int bt_open(struct trace *t)
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- files, plain or gzip-compressed -------------------------------------- */
+
+static ssize_t gz_read(void *cookie, char *buf, size_t size)
+{
+	int n = gzread(cookie, buf, size > INT_MAX ? INT_MAX : (unsigned int)size);
+
+	return n < 0 ? -1 : n;
+}
+
+static int gz_close(void *cookie)
+{
+	return gzclose(cookie) == Z_OK ? 0 : EOF;
+}
+
+/*
+ * @path for reading as a stdio stream, decompressed if it is gzip (zlib
+ * passes other files through as they are). NULL with errno set.
+ */
+static FILE *open_maybe_gz(const char *path)
+{
+	static const cookie_io_functions_t io = {
+		.read = gz_read, .close = gz_close,
+	};
+	gzFile gz = gzopen(path, "rb");
+	FILE *f;
+
+	if (!gz) {
+		if (!errno)
+			errno = ENOMEM;
+		return NULL;
+	}
+	f = fopencookie(gz, "r", io);
+	if (!f)
+		gzclose(gz);
+	return f;
 }
 
 /* ---- text formats -------------------------------------------------------- */
@@ -348,6 +464,8 @@ static int iolog_next(struct trace *t, struct trace_rec *r)
 				    t->iolog_ver, n);
 		if (u64_of(f[k + 2], &off) || u64_of(f[k + 3], &len))
 			return fail(t, "'%s %s': not numbers", f[k + 2], f[k + 3]);
+		if (!strcmp(f[k + 1], "read") || !strcmp(f[k + 1], "write"))
+			note_src(t, f[k]);
 		if (t->o.filter && strcmp(f[k], t->o.filter))
 			continue;
 		if (!strcmp(f[k + 1], "wait")) {
@@ -361,6 +479,10 @@ static int iolog_next(struct trace *t, struct trace_rec *r)
 			if (strcmp(f[k + 1], "trim") && strcmp(f[k + 1], "sync") &&
 			    strcmp(f[k + 1], "datasync"))
 				return fail(t, "unknown action '%s'", f[k + 1]);
+			t->skipped++;
+			continue;
+		}
+		if (!len) {
 			t->skipped++;
 			continue;
 		}
@@ -411,6 +533,7 @@ static int csv_next(struct trace *t, struct trace_rec *r)
 			continue;
 		switch (t->fmt) {
 		case TRACE_MSR:
+			note_src(t, f[2]);
 			if (t->o.filter && strcmp(f[2], t->o.filter))
 				continue;
 			if (csv_u64(t, "Timestamp", f[0], &ts) ||
@@ -423,6 +546,7 @@ static int csv_next(struct trace *t, struct trace_rec *r)
 			r->op = !strcasecmp(f[3], "Write");
 			break;
 		case TRACE_ALIBABA:
+			note_src(t, f[0]);
 			if (t->o.filter && strcmp(f[0], t->o.filter))
 				continue;
 			if (csv_u64(t, "offset", f[2], &off) ||
@@ -435,6 +559,7 @@ static int csv_next(struct trace *t, struct trace_rec *r)
 			r->op = !strcmp(f[1], "W");
 			break;
 		default:
+			note_src(t, f[4]);
 			if (t->o.filter && strcmp(f[4], t->o.filter))
 				continue;
 			if (csv_u64(t, "Timestamp", f[0], &ts) ||
@@ -452,6 +577,10 @@ static int csv_next(struct trace *t, struct trace_rec *r)
 			put_time(t, ts * 1000000000ULL, r);	/* seconds */
 			r->op = (uint32_t)type;
 			break;
+		}
+		if (!len) {		/* nothing to replay: skipped, as flushes */
+			t->skipped++;
+			continue;
 		}
 		if (len > UINT32_MAX)
 			return fail(t, "size %llu is too large",
@@ -476,7 +605,7 @@ static bool numeric(const char *s)
 static int detect(struct trace *t)
 {
 	char buf[4096], *f[9], first[4096] = "";
-	FILE *fp = fopen(t->file, "rb");
+	FILE *fp = open_maybe_gz(t->file);
 	uint32_t m;
 	int n, lines = 0;
 
@@ -497,7 +626,10 @@ static int detect(struct trace *t)
 		t->fmt = TRACE_BLKTRACE;
 		return 0;
 	}
-	rewind(fp);
+	fclose(fp);
+	fp = open_maybe_gz(t->file);	/* a stream that may not rewind */
+	if (!fp)
+		return fail(t, "%s", strerror(errno));
 	while (fgets(buf, sizeof(buf), fp) && lines < 2) {
 		buf[strcspn(buf, "\r\n")] = 0;
 		if (!buf[0] || buf[0] == '#')
@@ -526,7 +658,10 @@ static int detect(struct trace *t)
 	fclose(fp);
 	if (t->fmt != TRACE_AUTO)
 		return 0;
-	return fail(t, "not a trace blkgenctl reads (blktrace binary, fio iolog v2/v3, MSR Cambridge, Alibaba or Tencent CSV): '%.60s'; give --format",
+	for (n = 0; first[n] && n < 60; n++)
+		if (!isprint((unsigned char)first[n]) && first[n] != '\t')
+			return fail(t, "not a trace blkgenctl reads (blktrace binary, fio iolog v2/v3, MSR Cambridge, Alibaba or Tencent CSV, or one of these compressed with gzip): binary data; give --format");
+	return fail(t, "not a trace blkgenctl reads (blktrace binary, fio iolog v2/v3, MSR Cambridge, Alibaba or Tencent CSV, or one of these compressed with gzip): '%.60s'; give --format",
 		    first);
 }
 
@@ -550,7 +685,7 @@ struct trace *trace_open(const char *file, const struct trace_opts *o,
 			goto fail;
 		return t;
 	}
-	t->f = fopen(file, "r");
+	t->f = open_maybe_gz(file);
 	if (!t->f) {
 		fail(t, "%s", strerror(errno));
 		goto fail;

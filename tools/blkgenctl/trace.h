@@ -43,6 +43,15 @@ const char *trace_error(const struct trace *t);
 const char *trace_format_name(const struct trace *t);
 uint64_t trace_skipped(const struct trace *t);	/* other ops, disks, events */
 uint64_t trace_reordered(const struct trace *t);	/* times that went back */
+/* The disks (MSR), devices (blktrace MAJ:MIN, Alibaba), volumes (Tencent)
+ * or files (iolog) read so far with their reads and writes, in order of
+ * appearance, whatever --filter keeps: up to max; *more if there are more. */
+#define TRACE_MAX_SOURCES	64
+int trace_sources(const struct trace *t, const char **id, uint64_t *n,
+		  int max, bool *more);
+const char *trace_source_kind(const struct trace *t);	/* "disks", ... */
+/* "disks 0 (2), 1 (2)": each with its reads and writes */
+void trace_sources_text(const struct trace *t, char *buf, size_t len);
 void trace_close(struct trace *t);
 int trace_parse_format(const char *s, enum trace_format *f);
 
