@@ -275,8 +275,13 @@ static int prepare_trace(struct profile *p, struct profile_section *w,
 		}
 		profile_put(w, "allow_write", "1", 0);
 	}
-	/* Several disks' I/O onto one device is rarely meant: said. */
-	if (st.nr_sources > 1 && !profile_get(w, "trace_filter"))
+	/*
+	 * Several files' (iolog) or devices' (blktrace) I/O onto one device
+	 * is rarely meant: said. Not for the CSVs, whose disks may be meant
+	 * to share one (a VDI trace's desktops, laid out side by side).
+	 */
+	if (st.nr_sources > 1 && !profile_get(w, "trace_filter") &&
+	    (!strcmp(st.format, "iolog") || !strcmp(st.format, "blktrace")))
 		fprintf(stderr, "blkgenctl: %s: the trace holds I/O to %s: all of it goes to %s (--filter ID keeps one)\n",
 			file, st.sources, profile_get(w, "device"));
 	if (!o->quiet)
