@@ -6,7 +6,8 @@
 # a curve's points, replay's --depth, --afap with --speed) is a usage
 # error (exit 2) naming the rule, not "module not loaded" (exit 3); an
 # unknown --set key gets the nearest one; convert's --run names the runs
-# a file holds, and -O makes its directory's parents.
+# a file holds, and -O makes its directory's parents; a replay of an
+# iolog holding several files' I/O says so.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,23 @@ usage_error "--depth 0: I/Os in flight, 1 to 65536" replay "$tmp/empty.trace" --
 usage_error "--speed 200 with --afap: an afap replay ignores times" replay "$tmp/empty.trace" --device /dev/nullb0 --afap --speed 200
 usage_error "no run named 'nosuch'; it holds rd_rr-threads1 rd_rr-threads2" \
 	convert "$data/convert/four-corners.vdb" --run nosuch --device-size 1g
+
+# An iolog holding two files' I/O, replayed onto one device: said (before
+# the module is needed); an MSR trace's disks are not (a VDI trace's
+# desktops share the device by design).
+rc=0
+"$ctl" replay "$data/trace/iolog2.log" --device /dev/nullb0 --reads-only > /dev/null 2> "$tmp/err" || rc=$?
+if [ $rc != 0 ] && grep -qF "the trace holds I/O to files /dev/nvme0n1 (3), /dev/other (1): all of it goes to /dev/nullb0" "$tmp/err"; then
+	ok "replay of an iolog of two files says so"
+else
+	notok "replay of an iolog of two files: exit $rc, $(cat "$tmp/err")"
+fi
+"$ctl" replay "$data/trace/msr.csv" --device /dev/nullb0 --reads-only > /dev/null 2> "$tmp/err"
+if ! grep -q "the trace holds I/O to" "$tmp/err"; then
+	ok "replay of an MSR trace of two disks: no note"
+else
+	notok "replay of an MSR trace: $(cat "$tmp/err")"
+fi
 
 if "$ctl" convert "$data/convert/four-corners.vdb" -O "$tmp/new/sub" --device-size 1g -q &&
 	[ -f "$tmp/new/sub/rd_mix.prof" ]; then
