@@ -669,8 +669,9 @@ static int check_job(struct fio *f, const struct fio_job *j)
 	if (v)
 		conv_note(f->c, NULL, "ioengine=%s: blkgen submits bios from the kernel instead", v);
 	v = get(j, f, "loops", &line);
-	if (v && strcmp(v, "1"))
-		return conv_error(f->c, line, "loops=%s is not supported: use runtime=", v);
+	if (v && (strspn(v, "0123456789") != strlen(v) || !*v || atoi(v) < 1 ||
+		  strlen(v) > 6))
+		return conv_error(f->c, line, "loops=%s: expected a whole number above 0", v);
 	v = get(j, f, "verify", &line);
 	if (v && strcmp(v, "0") && strcmp(v, "none"))
 		return conv_error(f->c, line, "verify=%s is not supported", v);
@@ -716,16 +717,46 @@ static int build_group(struct fio *f, int first, int end)
 		total += rates[i - first];
 	}
 
+	/*
+	 * Without time_based fio stops once each job has done size= (the
+	 * range) loops= times, or at runtime= if that comes first: blkgen's
+	 * io_limit in passes over the range (one workload: numjobs jobs are
+	 * one workload of their summed depth, each doing its passes), with
+	 * duration_ms 0 (no runtime) or runtime.
+	 */
 	v = get(j0, f, "runtime", &line);
-	if (!v)
-		return conv_error(f->c, j0->line, "[%s] has no runtime=: fio would run until size= is done; blkgen runs for a time (add runtime=)",
-				  j0->name);
-	if (fio_time(f, "runtime", v, line, &sec) || !sec)
+	if (v && (fio_time(f, "runtime", v, line, &sec) || !sec))
 		return conv_error(f->c, line, "runtime=%s: expected a time above 0", v);
-	conv_ms_str(sec, buf, sizeof(buf));
+	if (!get_bool(j0, f, "time_based")) {
+		const char *lp = get(j0, f, "loops", NULL), *nj;
+		double passes = lp ? atof(lp) : 1;
+
+		if (end - first > 1) {
+			if (!v)
+				return conv_error(f->c, j0->line, "[%s]'s group of %d jobs has no runtime=: fio would stop each once its size= is done, which blkgen's io_limit (passes over one workload's range) cannot say for several (add runtime= and time_based)",
+						  j0->name, end - first);
+			conv_note(f->c, r, "no time_based: fio may stop a job early once its size= is done; blkgen runs the group for runtime");
+		} else {
+			nj = get(j0, f, "numjobs", NULL);
+			if (nj)
+				passes *= atof(nj);
+			conv_set(&r->job, "io_limit", "%gx", passes);
+			if (v)
+				conv_note(f->c, r, "no time_based: fio stops at size= done%s or runtime, whichever comes first: io_limit = %gx (passes over the range) and duration_ms",
+					  lp ? " loops= times" : "", passes);
+			else
+				conv_note(f->c, r, "[%s] has no runtime=: fio stops once size= is done%s: io_limit = %gx (passes over the range), duration_ms = 0",
+					  j0->name, lp ? " loops= times" : "", passes);
+		}
+	} else if (!v) {
+		return conv_error(f->c, j0->line, "[%s] has time_based but no runtime=",
+				  j0->name);
+	}
+	if (v)
+		conv_ms_str(sec, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "0");
 	conv_set(&r->job, "duration_ms", "%s", buf);
-	if (!get_bool(j0, f, "time_based"))
-		conv_note(f->c, r, "no time_based: fio may stop early once size= is done; blkgen runs for runtime");
 	v = get(j0, f, "ramp_time", &line);
 	sec = 0;
 	if (v && fio_time(f, "ramp_time", v, line, &sec))
