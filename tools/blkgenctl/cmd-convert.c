@@ -234,6 +234,7 @@ int cmd_convert(int argc, char **argv)
 	/* Every run checked before any is written: a failure leaves no file. */
 	texts = calloc(c.nr_runs, sizeof(*texts));
 	for (i = 0; texts && i < c.nr_runs; i++) {
+		conv_streams(&c, &c.run[i]);
 		texts[i] = conv_text(&c, &c.run[i]);
 		if (!texts[i]) {
 			/* A value blkgen refuses is the input's fault too. */

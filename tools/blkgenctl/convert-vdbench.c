@@ -41,7 +41,8 @@ struct vd {
 };
 
 /* Keys each definition takes; anything else is named in an error. */
-static const char *const sd_keys[] = { "lun", "threads", "openflags", NULL };
+static const char *const sd_keys[] = { "lun", "threads", "openflags", "size",
+	NULL };
 static const char *const wd_keys[] = {
 	"sd", "xfersize", "rdpct", "seekpct", "range", "skew", "hotband",
 	"openflags", NULL };
@@ -471,6 +472,32 @@ static int range(struct vd *vd, const char *key, const char *v, int line,
 	return 0;
 }
 
+/*
+ * A range within an sd of size= bytes: percents are of the size (made
+ * bytes); bytes must lie within it. Nothing to do without size=.
+ */
+static int of_size(struct vd *vd, const struct vd_def *sd, const char *v,
+		   int line, uint64_t sdsize, double *lo, double *hi, bool *pct,
+		   char *out, size_t size)
+{
+	char a[32], b[32];
+
+	if (!sdsize)
+		return 0;
+	if (*pct) {
+		*lo = floor(*lo / 100 * (double)sdsize / 512) * 512;
+		*hi = floor(*hi / 100 * (double)sdsize / 512) * 512;
+		*pct = false;
+	} else if (*hi > (double)sdsize) {
+		return conv_error(vd->c, line, "%s: ends past sd=%s's size=",
+				  v, sd->name);
+	}
+	conv_size_str((uint64_t)*lo, a, sizeof(a));
+	conv_size_str((uint64_t)*hi, b, sizeof(b));
+	snprintf(out, size, "%s-%s", a, b);
+	return 0;
+}
+
 static int openflags(struct vd *vd, struct conv_run *r, const char *v,
 		     int line, bool *fua)
 {
@@ -632,7 +659,7 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 		bool fua = false, pct;
 		int on_sd = 0, p;
 		double lo, hi;
-		uint64_t size;
+		uint64_t size, sdsize;
 
 		for (k = 0; k < np; k++)
 			if (pair[k].sd == sd) {
@@ -677,7 +704,15 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 			conv_set(s, "seekpct", "0");
 		} else if (v && !strcmp(v, "random")) {
 			conv_set(s, "seekpct", "100");
-		} else if (v && (!strcmp(v, "eof") || !strcmp(v, "seqnz"))) {
+		} else if (v && !strcmp(v, "eof")) {
+			/* One sequential pass; the run ends at its end. */
+			if (np != 1)
+				return conv_error(vd->c, line, "seekpct=eof over %d workloads is not supported: blkgen ends a run at the end of one workload's range (io_limit = 1x)",
+						  np);
+			conv_set(s, "seekpct", "0");
+			conv_set(&r->job, "io_limit", "1x");
+			conv_note(vd->c, r, "seekpct=eof: one sequential pass, io_limit = 1x (the run ends at the end of the range, or at elapsed=)");
+		} else if (v && !strcmp(v, "seqnz")) {
 			return conv_error(vd->c, line, "seekpct=%s is not supported (blkgen's sequential streams wrap at the end of the range)",
 					  v);
 		} else if (v) {
@@ -688,13 +723,27 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 			conv_set(s, "seekpct", "100");
 		}
 
+		/* sd size=: the part of the lun used; wd ranges are of it. */
+		sdsize = 0;
+		v = vd_get(sd, "size", &line);
+		if (v && (conv_size(v, &sdsize) || !sdsize))
+			return conv_error(vd->c, line, "sd=%s: size=%s: not a size above 0",
+					  sd->name, v);
+		if (sdsize) {
+			conv_size_str(sdsize, val, sizeof(val));
+			conv_set(s, "range", "0-%s", val);
+			conv_set_line(s, "range", line);
+		}
+
 		v = vd_get(wd, "range", &line);
 		if (v) {
 			if (vd_get(wd, "hotband", NULL))
 				return conv_error(vd->c, line, "wd=%s: range= and hotband= together are not supported",
 						  wd->name);
 			if (range(vd, "range", v, line, &lo, &hi, &pct, val,
-				  sizeof(val)))
+				  sizeof(val)) ||
+			    of_size(vd, sd, v, line, sdsize, &lo, &hi, &pct,
+				    val, sizeof(val)))
 				return -1;
 			conv_set(s, "range", "%s", val);
 			conv_set_line(s, "range", line);
@@ -704,7 +753,9 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 			double band;
 
 			if (range(vd, "hotband", v, line, &lo, &hi, &pct, val,
-				  sizeof(val)))
+				  sizeof(val)) ||
+			    of_size(vd, sd, v, line, sdsize, &lo, &hi, &pct,
+				    val, sizeof(val)))
 				return -1;
 			conv_set(s, "range", "%s", val);
 			if (pct) {

@@ -477,6 +477,38 @@ static void write_sect(FILE *f, const struct conv_sect *s)
  * text is parsed back as a profile and the workload values through the
  * module's own parsers, so a converted file always loads.
  */
+/*
+ * blkgen splits a workload's depth over the job's workers, each streaming
+ * its own part of the range, where a fio job or a vdbench sd at any depth
+ * is one stream. A run of sequential workloads only gets one CPU (one
+ * worker: one stream, as precondition.prof); a sequential workload beside
+ * random ones keeps the CPUs, said in a note.
+ */
+void conv_streams(struct conv *c, struct conv_run *r)
+{
+	const char *v;
+	int i, seq = 0;
+
+	for (i = 0; i < r->nr_wl; i++) {
+		v = conv_get(&r->wl[i], "seekpct");
+		seq += v && !strcmp(v, "0");
+	}
+	if (!seq)
+		return;
+	if (seq == r->nr_wl && !conv_get(&r->job, "cpus")) {
+		conv_set(&r->job, "cpus", "0");
+		conv_note(c, r, "sequential: cpus = 0, one worker, so that each workload is one stream as in %s (blkgen splits a workload over its workers, each streaming its own part of the range)",
+			  c->from);
+		return;
+	}
+	for (i = 0; i < r->nr_wl; i++) {
+		v = conv_get(&r->wl[i], "seekpct");
+		if (v && !strcmp(v, "0"))
+			conv_note(c, r, "[%s] sequential: one stream per worker of the job (each its own part of the range), where %s has one",
+				  r->wl[i].name, c->from);
+	}
+}
+
 char *conv_text(struct conv *c, const struct conv_run *r)
 {
 	struct profile p;

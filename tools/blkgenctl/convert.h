@@ -90,6 +90,7 @@ int conv_vdbench(struct conv *c, char *text);
 int conv_fio(struct conv *c, char *text);
 
 /* A run as checked profile text (malloc'd), NULL with c->err if bad. */
+void conv_streams(struct conv *c, struct conv_run *r);
 char *conv_text(struct conv *c, const struct conv_run *r);
 
 #endif /* BLKGENCTL_CONVERT_H */
