@@ -17,7 +17,10 @@
 #   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
 #                              its report drawn in build/demo-review/
 #   make man                   build/man/blkgenctl.8 from Documentation/
+#   make tool                  build tools/blkgenctl/blkgenctl only
 #   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
+#   make install-tool [PREFIX=] [DESTDIR=]   the same without the module (no
+#                              kernel headers needed)
 #   make uninstall
 #   make dkms-install          register the module with DKMS (rebuilt per kernel)
 #   make dkms-uninstall
@@ -36,7 +39,7 @@ VERSION := 0.1
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
 .PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review man \
-	install uninstall dkms-install dkms-uninstall clean help
+	install install-tool uninstall dkms-install dkms-uninstall clean help
 
 all: module tool
 
@@ -78,8 +81,14 @@ build/man/blkgenctl.8: Documentation/blkgenctl.rst
 
 man: build/man/blkgenctl.8
 
-install: all man
+install: module install-tool
 	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko
+	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
+	else echo "blkgen: DESTDIR set: run depmod -a $(KVER) on the target"; fi
+
+# The tool alone (no kernel headers needed): a controller host that only
+# converts, reports and compares.
+install-tool: tool man
 	install -D -m 0755 tools/blkgenctl/blkgenctl $(DESTDIR)$(PREFIX)/sbin/blkgenctl
 	install -d $(DESTDIR)$(PREFIX)/share/blkgen/profiles
 	install -m 0644 tools/profiles/*.prof $(DESTDIR)$(PREFIX)/share/blkgen/profiles/
@@ -92,8 +101,6 @@ install: all man
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(PREFIX)/share/doc/blkgen/
 	install -D -m 0644 tools/completion/blkgenctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl
-	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
-	else echo "blkgen: DESTDIR set: run depmod -a $(KVER) on the target"; fi
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko \
@@ -128,4 +135,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'

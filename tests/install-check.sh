@@ -8,7 +8,8 @@
 # under PREFIX/share/doc/blkgen, the man
 # page blkgenctl(8) and the bash completion in place; the installed tool
 # finds a profile by name and the completion completes; `make uninstall`
-# removes them all. Builds in a private copy of the tree.
+# removes them all; `make install-tool` installs all but the module where
+# there are no kernel headers. Builds in a private copy of the tree.
 set -u
 rel=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +58,7 @@ check "review suites installed" \
 # A suite by name, its profiles found in the installed directory.
 rc=0
 BLKGEN_SUITES=$pre/share/blkgen/suites BLKGEN_PROFILES=$pre/share/blkgen/profiles \
-	"$pre/sbin/blkgenctl" review --dry-run --suite full > /dev/null 2> "$tmp/err" || rc=$?
+	"$pre/sbin/blkgenctl" review --dry-run --suite full > "$tmp/err" 2>&1 || rc=$?
 check "a review suite by name (exit $rc: $(tail -1 "$tmp/err"))" "[ $rc = 0 ] && grep -q 'suite full (' '$tmp/err'"
 check "published comparables installed" \
 	"[ \$(ls '$pre/share/blkgen/suites/published'/*.json | wc -l) -eq \$(ls '$top/tools/suites/published'/*.json | wc -l) ]"
@@ -81,4 +82,14 @@ check "completion: commands" "[ \"\$(complete_words blkgenctl con)\" = convert ]
 check "completion: formats" "[ \"\$(complete_words blkgenctl report -o j)\" = json ]"
 make -s -C "$tmp/src" uninstall DESTDIR="$dest" KDIR="/lib/modules/$rel/build" > /dev/null 2>&1
 check "make uninstall leaves no file" "[ -z \"\$(find '$dest' -type f)\" ]"
+# The tool alone, where there are no kernel headers (KDIR names none).
+if make -s -C "$tmp/src" install-tool DESTDIR="$dest" KDIR=/nonexistent > "$tmp/make.log" 2>&1; then
+	check "make install-tool without kernel headers: the tool, no module" \
+		"'$pre/sbin/blkgenctl' version | grep -q '^blkgenctl ' && [ -z \"\$(find '$dest' -name '*.ko')\" ] && [ -f '$pre/share/blkgen/suites/pm1743.suite' ]"
+else
+	tail -n 20 "$tmp/make.log"
+	check "make install-tool without kernel headers" false
+fi
+make -s -C "$tmp/src" uninstall DESTDIR="$dest" KDIR=/nonexistent > /dev/null 2>&1
+check "make uninstall after install-tool leaves no file" "[ -z \"\$(find '$dest' -type f)\" ]"
 exit $fail

@@ -311,11 +311,11 @@ usage_error "published:nosuch: no published review" compare "$tmp/a" published:n
 
 # The shipped suites: each parses, its profiles exist, the plan is printed.
 for s in pblaze5:16 pm1735:20 pm1743:9 full:28; do
-	if "$ctl" review --dry-run --suite "${s%:*}" 2> "$tmp/err" &&
-	   grep -q "suite ${s%:*} (.*): ${s#*:} workloads x (maximum + 12 points) of 60 s" "$tmp/err"; then
-		ok "suite ${s%:*}: ${s#*:} workloads, $(grep -o '[0-9]* runs: about [0-9.]* [a-z]*' "$tmp/err")"
+	if "$ctl" review --dry-run --suite "${s%:*}" > "$tmp/plan" 2> "$tmp/err" &&
+	   grep -q "suite ${s%:*} (.*): ${s#*:} workloads x (maximum + 12 points) of 60 s" "$tmp/plan"; then
+		ok "suite ${s%:*}: ${s#*:} workloads, $(grep -o '[0-9]* runs: about [0-9.]* [a-z]*' "$tmp/plan")"
 	else
-		notok "suite ${s%:*}: $(head -3 "$tmp/err")"
+		notok "suite ${s%:*}: $(head -3 "$tmp/plan" "$tmp/err")"
 	fi
 done
 # full: the union of the three, by name.
@@ -325,8 +325,8 @@ f=$(grep -h '^\[workload ' "$BLKGEN_SUITES/full.suite" | sort)
 	notok "full differs from the union: $(diff <(echo "$u") <(echo "$f") | tr '\n' ' ')"
 # -O pm1743 --suite pm1743: a directory of the suite's name is not the suite.
 mkdir -p "$tmp/cwd/pm1743"
-if (cd "$tmp/cwd" && "$ctl" review --dry-run --suite pm1743 2> "$tmp/err") &&
-   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/err"; then
+if (cd "$tmp/cwd" && "$ctl" review --dry-run --suite pm1743 > "$tmp/plan" 2> "$tmp/err") &&
+   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/plan"; then
 	ok "a directory named as the suite: the installed suite is taken"
 else
 	notok "a directory named as the suite: $(cat "$tmp/err")"
@@ -337,6 +337,17 @@ if [ $? = 2 ] && grep -q "suite 'nosuch': $BLKGEN_SUITES/nosuch.suite: No such f
 else
 	notok "a missing suite: $(cat "$tmp/err")"
 fi
+# Run from the source tree, without BLKGEN_SUITES or BLKGEN_PROFILES: the
+# tree's suites and profiles (tools/suites, tools/profiles beside the
+# program), the plan on stdout; a device named that is none is refused.
+src_ctl=$here/../../tools/blkgenctl/blkgenctl
+if env -u BLKGEN_SUITES -u BLKGEN_PROFILES "$src_ctl" review --dry-run --suite pm1743 > "$tmp/plan" 2> "$tmp/err" &&
+   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/plan"; then
+	ok "from the source tree: its suites and profiles, the plan on stdout"
+else
+	notok "from the source tree: $(cat "$tmp/plan" "$tmp/err")"
+fi
+usage_error "/dev/nonexist is not a block device" review --dry-run --suite pm1743 --device /dev/nonexist
 
 # Suite errors: exit 2, file:line and what is wrong.
 for f in "$rd"/bad-*.suite; do

@@ -39,6 +39,8 @@ int path_join(char *buf, size_t size, const char *dir, const char *name,
 	      const char *suffix);
 bool in_path(const char *prog);
 int mkdirs(const char *path);
+const char *profile_dir(void);	/* BLKGEN_PROFILES, the source tree's, the installed */
+const char *suite_dir(void);	/* BLKGEN_SUITES, the source tree's, the installed */
 int named_file(char *buf, size_t size, const char *name, const char *dir,
 	       const char *suffix);
 int cfs_read_text(const char *path, char *buf, size_t size);

@@ -70,6 +70,51 @@ int path_join(char *buf, size_t size, const char *dir, const char *name,
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Where the shipped files of @sub ("profiles", "suites") are: $@env if
+ * set; else, for a blkgenctl run from the source tree
+ * (tools/blkgenctl/blkgenctl), tools/@sub beside it; else @installed.
+ */
+static const char *data_dir(const char *env, const char *installed,
+			    const char *sub, char *buf, size_t size)
+{
+	const char *d = getenv(env);
+	char exe[4096], *slash;
+	struct stat st;
+	ssize_t n;
+
+	if (d && *d)
+		return d;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			if (snprintf(buf, size, "%s/../%s", exe, sub) < (int)size &&
+			    !stat(buf, &st) && S_ISDIR(st.st_mode))
+				return buf;
+		}
+	}
+	return installed;
+}
+
+const char *profile_dir(void)
+{
+	static char buf[4200];
+
+	return data_dir("BLKGEN_PROFILES", BLKGEN_PROFILE_DIR, "profiles", buf,
+			sizeof(buf));
+}
+
+const char *suite_dir(void)
+{
+	static char buf[4200];
+
+	return data_dir("BLKGEN_SUITES", BLKGEN_SUITE_DIR, "suites", buf,
+			sizeof(buf));
+}
+
 /* mkdir -p @path: 0, or -1 with errno set. */
 int mkdirs(const char *path)
 {

@@ -740,8 +740,10 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	len = strlen(want);
 	if (len > 5 && !strcmp(want + len - 5, ".prof"))
 		want[len - 5] = 0;
-	fprintf(stderr, "blkgenctl: no profile '%s': not a file here, nor %s (the installed profiles%s)\n",
-		name, path, getenv("BLKGEN_PROFILES") && *getenv("BLKGEN_PROFILES") ?
+	fprintf(stderr, "blkgenctl: no profile '%s': not a file here, nor %s (the %s profiles%s)\n",
+		name, path,
+		strcmp(dir, BLKGEN_PROFILE_DIR) ? "shipped" : "installed",
+		getenv("BLKGEN_PROFILES") && *getenv("BLKGEN_PROFILES") ?
 		", from BLKGEN_PROFILES" : "");
 	dh = opendir(dir);
 	if (!dh) {
@@ -787,12 +789,10 @@ int run_load(const char *file, struct profile *p,
 {
 	char err[512], path[4096];
 	double pct[64];
-	const char *dir = getenv("BLKGEN_PROFILES");
+	const char *dir = profile_dir();
 	int ret;
 
 	/* A bare name is an installed profile: NAME or NAME.prof. */
-	if (!dir || !*dir)
-		dir = BLKGEN_PROFILE_DIR;
 	ret = named_file(path, sizeof(path), file, dir, ".prof");
 	if (ret < 0) {
 		fprintf(stderr, "blkgenctl: %s: name too long\n", file);

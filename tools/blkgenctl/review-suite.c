@@ -26,12 +26,6 @@
 #include "profile.h"
 #include "review.h"
 
-const char *suite_dir(void)
-{
-	const char *d = getenv("BLKGEN_SUITES");
-
-	return d && *d ? d : BLKGEN_SUITE_DIR;
-}
 
 static int bad(char *err, size_t len, const char *file, int line,
 	       const char *what, const char *arg)

@@ -861,13 +861,13 @@ static const char *duration(double secs, char *buf, size_t len)
 /* A profile entry's file and sets: loadable, known keys, sizes that parse. */
 static int check_entry(const struct suite *su, const struct suite_entry *e)
 {
-	const char *dir = getenv("BLKGEN_PROFILES");
+	const char *dir = profile_dir();
 	char path[4096], err[1024];
 	struct profile p = { 0 };
 	int i, ret = -1;
 
 	if (named_file(path, sizeof(path), e->profile,
-		       dir && *dir ? dir : BLKGEN_PROFILE_DIR, ".prof") < 0 ||
+		       dir, ".prof") < 0 ||
 	    access(path, F_OK)) {
 		fprintf(stderr, "blkgenctl: review: %s:%d: workload %s: no profile '%s' (a file, or a name in BLKGEN_PROFILES or the installed profiles)\n",
 			su->file, e->line, e->name, e->profile);
@@ -892,28 +892,28 @@ out:
 }
 
 /* How long: the runs, and the preconditioning at 2 GB/s (said so). */
-static void plan_estimate(const struct review *rv)
+static void plan_estimate(const struct review *rv, FILE *out)
 {
 	double runs = rv->total * rv->est_run, pre = 0;
 	uint64_t bytes = rv->dev ? cfs_dev_bytes(rv->dev) : 0;
 	int passes = rv->quick ? 1 : 2;
 	char buf[32];
 
-	fprintf(stderr, "review: %d runs: about %s", rv->total,
+	fprintf(out, "review: %d runs: about %s", rv->total,
 		duration(runs, buf, sizeof(buf)));
 	if (strcmp(rv->precondition, "none")) {
 		if (bytes) {
 			pre = passes * bytes / 2e9;
-			fprintf(stderr, ", after a fill of %d x %.1f GB (at 2 GB/s: %s)",
+			fprintf(out, ", after a fill of %d x %.1f GB (at 2 GB/s: %s)",
 				passes, bytes / 1e9, duration(pre, buf, sizeof(buf)));
 		} else {
-			fprintf(stderr, ", after a fill of %d x the drive's capacity", passes);
+			fprintf(out, ", after a fill of %d x the drive's capacity", passes);
 		}
 		if (!strcmp(rv->precondition, "pts"))
-			fprintf(stderr, " and up to 25 steady-state rounds of %u s",
+			fprintf(out, " and up to 25 steady-state rounds of %u s",
 				rv->point_secs);
 	}
-	fprintf(stderr, "\n");
+	fprintf(out, "\n");
 }
 
 static bool is_block(const char *dev)
@@ -944,6 +944,7 @@ int cmd_review(int argc, char **argv)
 	struct review rv = { .precondition = "fill", .region = "25%" };
 	bool allow = false, resume = false, secs_given = false, report = false;
 	bool dry_run = false;
+	FILE *pf;
 	char plan[4200], suite_copy[4200], err[8192], *end;
 	const char *suite = "full";
 	json_object *pj;
@@ -1086,23 +1087,25 @@ int cmd_review(int argc, char **argv)
 	if (rv.quick)
 		rv.suite.desktops = rv.suite.desktops < 4 ? rv.suite.desktops : 4;
 
-	/* The plan, and how long it takes. */
+	/* A device named is checked, on a dry run too. */
+	if (rv.dev && !is_block(rv.dev)) {
+		fprintf(stderr, "blkgenctl: review: %s is not a block device\n", rv.dev);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	/* The plan, and how long it takes: a dry run's output, else said. */
+	pf = dry_run ? stdout : stderr;
 	rv.total = rv.suite.n * (1 + rv.npts);
 	rv.est_run = rv.point_secs * 7.0 / 6 + 1;
-	fprintf(stderr, "review: suite %s (%s): %d workloads x (maximum + %d points) of %u s; precondition %s, region %s\n",
+	fprintf(pf, "review: suite %s (%s): %d workloads x (maximum + %d points) of %u s; precondition %s, region %s\n",
 		rv.suite.name, rv.suite.title[0] ? rv.suite.title : rv.suite.file,
 		rv.suite.n, rv.npts, rv.point_secs, rv.precondition, rv.region);
 	for (i = 0; i < rv.suite.n; i++)
-		fprintf(stderr, "review:   %-24s %s\n", rv.suite.e[i].name,
+		fprintf(pf, "review:   %-24s %s\n", rv.suite.e[i].name,
 			rv.suite.e[i].title);
-	plan_estimate(&rv);
+	plan_estimate(&rv, pf);
 	if (dry_run) {
 		ret = EXIT_OK;
-		goto out;
-	}
-	if (!is_block(rv.dev)) {
-		fprintf(stderr, "blkgenctl: review: %s is not a block device\n", rv.dev);
-		ret = EXIT_USAGE;
 		goto out;
 	}
 	for (i = 0; i < rv.suite.n; i++) {

@@ -41,7 +41,6 @@ struct suite {
 
 int suite_load(const char *arg, struct suite *s, char *err, size_t len);
 void suite_free(struct suite *s);
-const char *suite_dir(void);
 
 /* PTS steady state over a window of rounds (review-steady.c). */
 struct steady {
