@@ -39,6 +39,13 @@ int path_join(char *buf, size_t size, const char *dir, const char *name,
 	      const char *suffix);
 bool in_path(const char *prog);
 int mkdirs(const char *path);
+/* The install's directories (the Makefile's PREFIX; these when built apart). */
+#ifndef BLKGEN_PROFILE_DIR
+#define BLKGEN_PROFILE_DIR "/usr/local/share/blkgen/profiles"
+#endif
+#ifndef BLKGEN_SUITE_DIR
+#define BLKGEN_SUITE_DIR "/usr/local/share/blkgen/suites"
+#endif
 const char *profile_dir(void);	/* BLKGEN_PROFILES, the source tree's, the installed */
 const char *suite_dir(void);	/* BLKGEN_SUITES, the source tree's, the installed */
 int named_file(char *buf, size_t size, const char *name, const char *dir,
