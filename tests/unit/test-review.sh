@@ -261,6 +261,24 @@ else
 fi
 "$ctl" compare "$tmp/a" -O "$tmp/cmp1" 2> "$tmp/err"
 [ $? = 2 ] && ok "compare of one review: exit 2" || notok "compare of one review: $(cat "$tmp/err")"
+# Each review's method beside its drive; a review compared with itself,
+# and reviews of different methods (a --quick 2 s-point review over 100%
+# after pts, beside 60 s points over 25% after a fill), refused; --force
+# compares them, said on the pages.
+grep -qF -- "- Drive B (/dev/nvme0n1, 3840.8 GB): suite $tmp/b.suite, $tmp/b (precondition pts, region 25%, 60 s points)" "$tmp/cmp/summary.md" &&
+	ok "compare: each review's method beside its drive" || notok "compare: no method: $(head -5 "$tmp/cmp/summary.md")"
+usage_error "is given twice: a review compared with itself" compare "$tmp/a" "$tmp/a/" -O "$tmp/cmp3"
+cp -r "$tmp/b" "$tmp/q"
+sed -i 's|"precondition": "pts", "region": "25%", "point_secs": 60, "quick": false|"precondition": "fill", "region": "100%", "point_secs": 2, "quick": true|' "$tmp/q/plan.json"
+"$ctl" review --report -O "$tmp/q" -q
+usage_error "the reviews were made by different methods" compare "$tmp/a" "$tmp/q" -O "$tmp/cmp4"
+if "$ctl" compare "$tmp/a" "$tmp/q" -O "$tmp/cmp4" --force 2> "$tmp/err" &&
+   grep -qF "**Made by different methods** (compared with --force)" "$tmp/cmp4/summary.md" &&
+   grep -qF "(precondition fill, region 100%, 2 s points, --quick)" "$tmp/cmp4/summary.md"; then
+	ok "compare --force of different methods: compared, said on the page"
+else
+	notok "compare --force: $(cat "$tmp/err" "$tmp/cmp4/summary.md" 2>&1 | head -8)"
+fi
 "$ctl" compare "$tmp/a" "$tmp/nothere" -O "$tmp/cmp2" 2> "$tmp/err"
 if [ $? = 2 ] && grep -q 'nothere/review.json: not a review' "$tmp/err"; then
 	ok "compare of a directory without a review: exit 2, named"

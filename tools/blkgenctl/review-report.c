@@ -843,16 +843,34 @@ static int cmp_rank(const void *a, const void *b)
 	return (x->v < y->v) - (x->v > y->v);
 }
 
-static const char *compare_usage = "blkgenctl compare DIR|published:NAME... -O OUT";
+static const char *compare_usage = "blkgenctl compare DIR|published:NAME... -O OUT [--force]";
+
+/*
+ * How a review was made, as its figures depend on it: the precondition,
+ * the test region, the points' length and --quick. Published reviews
+ * carry their own method (the magazine's), not compared here.
+ */
+static void review_method(json_object *r, char *buf, size_t size)
+{
+	json_object *q = get(r, "quick");
+
+	snprintf(buf, size, "precondition %s, region %s, %d s points%s",
+		 str(r, "precondition"), str(r, "region"),
+		 (int)num(r, "point_secs"),
+		 q && json_object_get_boolean(q) ? ", --quick" : "");
+}
 
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output-dir", required_argument, NULL, 'O' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	json_object *rv[MAX_DRIVES] = { 0 }, *out, *shared, *others;
+	char method[MAX_DRIVES][256];
+	bool force = false, differ = false;
 	char names[MAX_DRIVES][512], file[4200], a[64], b[64], c[64];
 	const char *outdir = NULL, *src[MAX_DRIVES];	/* DIR or published:NAME */
 	int n = 0, c_, i, j, ret = EXIT_FAIL, npub = 0;
@@ -866,12 +884,19 @@ int cmd_compare(int argc, char **argv)
 		case 'O':
 			outdir = optarg;
 			break;
+		case 'f':
+			force = true;
+			break;
 		case 'h':
 			printf("usage: %s\n\nThe comparables: every workload the reviews in DIR... share, charted\n"
 			       "with one line per drive and ranked by peak (IOPS, or MB/s for\n"
 			       "sequential workloads); the workloads not shared are listed.\n"
-			       "OUT gets review.json, summary.md and index.html.\n\n"
-			       "  -O, --output-dir OUT    where the comparison goes\n", compare_usage);
+			       "OUT gets review.json, summary.md and index.html. Each review's\n"
+			       "method (precondition, region, point length, --quick) is shown;\n"
+			       "reviews made by different methods are refused without --force.\n\n"
+			       "  -O, --output-dir OUT    where the comparison goes\n"
+			       "      --force             compare reviews of different methods (said\n"
+			       "                          on the pages)\n", compare_usage);
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "usage: %s\n", compare_usage);
@@ -923,7 +948,41 @@ int cmd_compare(int argc, char **argv)
 				break;
 			}
 	}
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
+	/* A review compared with itself, and reviews of different methods. */
+	for (i = 0; i < n; i++) {
+		char *pa = get(rv[i], "published") ? NULL : realpath(src[i], NULL);
+
+		method[i][0] = 0;
+		if (pa)
+			review_method(rv[i], method[i], sizeof(method[i]));
+		for (j = 0; j < i; j++) {
+			char *pb = get(rv[j], "published") ? NULL : realpath(src[j], NULL);
+			bool same = pa && pb && !strcmp(pa, pb);
+
+			free(pb);
+			if (same || (get(rv[i], "published") && src[i] != src[j] &&
+				     !strcmp(src[i], src[j]))) {
+				fprintf(stderr, "blkgenctl: compare: %s is given twice: a review compared with itself\n",
+					src[i]);
+				free(pa);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			if (method[i][0] && method[j][0] && strcmp(method[i], method[j]))
+				differ = true;
+		}
+		free(pa);
+	}
+	if (differ && !force) {
+		fprintf(stderr, "blkgenctl: compare: the reviews were made by different methods, so their figures do not compare:\n");
+		for (i = 0; i < n; i++)
+			if (method[i][0])
+				fprintf(stderr, "blkgenctl:   %s: %s\n", src[i], method[i]);
+		fprintf(stderr, "blkgenctl: compare: --force compares them anyway (said on the pages)\n");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (mkdirs(outdir)) {
 		fprintf(stderr, "blkgenctl: compare: mkdir %s: %s\n", outdir, strerror(errno));
 		goto out;
 	}
@@ -960,6 +1019,8 @@ int cmd_compare(int argc, char **argv)
 			json_object_object_add(d, "dir", json_object_new_string(src[i]));
 			json_object_object_add(d, "suite", json_object_new_string(str(rv[i], "suite")));
 			json_object_object_add(d, "device", json_object_get(get(rv[i], "device")));
+			if (method[i][0])
+				json_object_object_add(d, "method", json_object_new_string(method[i]));
 			if (get(rv[i], "published"))
 				json_object_object_add(d, "published", json_object_get(get(rv[i], "published")));
 			json_object_array_add(dr, d);
@@ -1062,14 +1123,24 @@ int cmd_compare(int argc, char **argv)
 		if (get(rv[i], "published"))
 			fprintf(md, "- %s: %s\n", names[i], src[i]);
 		else
-			fprintf(md, "- %s: suite %s, %s\n", names[i], str(rv[i], "suite"), src[i]);
+			fprintf(md, "- %s: suite %s, %s (%s)\n", names[i],
+				str(rv[i], "suite"), src[i], method[i]);
 		fprintf(html, "<li>");
 		html_text(html, names[i]);
 		fprintf(html, get(rv[i], "published") ? ": " : ": suite ");
 		html_text(html, str(rv[i], "suite"));
+		if (method[i][0]) {
+			fprintf(html, " (");
+			html_text(html, method[i]);
+			fprintf(html, ")");
+		}
 		fprintf(html, "</li>\n");
 	}
 	fprintf(html, "</ul>\n");
+	if (differ) {
+		fprintf(md, "\n**Made by different methods** (compared with --force): their figures do not compare as they stand.\n");
+		fprintf(html, "<p class=\"note\"><strong>Made by different methods</strong> (compared with --force): their figures do not compare as they stand.</p>\n");
+	}
 	if (npub)
 		published_note(md, html, rv, n);
 	for (k = 0; k < alen(shared); k++) {
