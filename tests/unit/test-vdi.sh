@@ -5,7 +5,8 @@
 # each phase's read share, size mix and rate (boot's 188 IOPS a desktop),
 # a linked clone's reads mostly on the shared replica and its writes only
 # in the desktop's delta, a full clone's I/O only in the desktop's image,
-# the same trace for the same seed, a trace replay and trace-stats read,
+# the same trace for the same seed, records only (as MSR files), a
+# trace replay and trace-stats read,
 # and a clear error (exit 2) for each bad option.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -92,6 +93,14 @@ if "$ctl" trace-stats "$tmp/linked-initial-login.csv" -o json > "$tmp/ts.json" &
 	ok "initial login: burstiness $b (a login storm)"
 else
 	notok "initial login: trace-stats burstiness '${b:-}', want 1.1 to 1.9"
+fi
+
+# Records only, as the MSR Cambridge files are (no header, no comment).
+if head -n 1 "$tmp/full-boot.csv" | grep -qE '^[0-9]+,blkgen-vdi,[0-9]+,(Read|Write),[0-9]+,[0-9]+,0$' &&
+   ! grep -q '^#\|^Timestamp' "$tmp/full-boot.csv"; then
+	ok "records only, as an MSR Cambridge file"
+else
+	notok "not records only: $(head -n 2 "$tmp/full-boot.csv")"
 fi
 
 # The same seed, the same bytes; another seed, another trace.

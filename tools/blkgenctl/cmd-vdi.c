@@ -380,10 +380,7 @@ int cmd_vdi(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out_free;
 	}
-	fprintf(out, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n");
-	fprintf(out, "# blkgenctl vdi %s: StorageReview-style VDI, %s clone, %s, %u desktops, %g s, footprint %llu bytes, seed %llu (Documentation/vdi.rst)\n",
-		BLKGENCTL_VERSION, clone, v.ph->name, v.n, v.secs,
-		(unsigned long long)v.size, seed);
+	/* Records only, as the MSR Cambridge files are: no header, no comment. */
 	ret = generate(&v, out, seed, &recs);
 	if (fflush(out) || ferror(out))
 		ret = -1;
@@ -394,8 +391,10 @@ int cmd_vdi(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out_free;
 	}
-	fprintf(stderr, "vdi: %llu records, %s clone %s, %u desktops, %g s\n",
-		(unsigned long long)recs, clone, v.ph->name, v.n, v.secs);
+	fprintf(stderr, "vdi: %llu records, %s clone %s, %u desktops, %g s, footprint %llu bytes, seed %llu (blkgenctl vdi %s)\n",
+		(unsigned long long)recs, clone, v.ph->name, v.n, v.secs,
+		(unsigned long long)v.size, (unsigned long long)seed,
+		BLKGENCTL_VERSION);
 	ret = EXIT_OK;
 out_free:
 	free(v.d);
