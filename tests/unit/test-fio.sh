@@ -70,11 +70,18 @@ PY
 else
 	notok "merge of fio's json+: $(cat "$tmp/err")"
 fi
+# Its latency is fio's clat (from submission), not blkgen's response time.
 if "$ctl" plot "$tmp/fio.json" --script > "$tmp/p.gp" 2> "$tmp/err" &&
-   grep -q "'fj read'" "$tmp/p.gp"; then
-	ok "plot reads fio's json+"
+   grep -q "'fj read'" "$tmp/p.gp" &&
+   grep -qF "set xlabel 'latency (us), fio's completion latency (clat: from submission)'" "$tmp/p.gp"; then
+	ok "plot reads fio's json+, its axis saying fio's clat"
 else
-	notok "plot of fio's json+: $(cat "$tmp/err")"
+	notok "plot of fio's json+: $(cat "$tmp/err") $(grep xlabel "$tmp/p.gp")"
+fi
+if "$ctl" plot "$tmp/b.json" --script 2> "$tmp/err" | grep -qF "set xlabel 'latency (us), from the intended arrival'"; then
+	ok "plot of blkgenctl's -o fio: blkgen's response time"
+else
+	notok "plot of blkgenctl's -o fio: $(cat "$tmp/err")"
 fi
 fio --output="$tmp/plain.json" --output-format=json --ioengine=null \
 	--time_based --runtime=200ms --size=1G --name=fj --rw=read > /dev/null 2>&1

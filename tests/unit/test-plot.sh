@@ -178,6 +178,15 @@ if command -v gnuplot > /dev/null; then
 		notok "unwritable chart: exit $rc, $(wc -c < "$tmp/out") bytes on stdout: $(head -c 300 "$tmp/err")"
 	fi
 fi
+# A review's review.json: said, not "point 0 has no lat_ns".
+printf '{ "suite": "x", "points": [ 10, 50 ], "workloads": [ ] }\n' > "$tmp/review.json"
+rc=0
+"$ctl" plot "$tmp/review.json" --script > /dev/null 2> "$tmp/err" || rc=$?
+if [ "$rc" = 1 ] && grep -q "a review: its charts are in its index.html" "$tmp/err"; then
+	ok "plot of a review.json: exit 1, where its charts are"
+else
+	notok "plot of a review.json: exit $rc, $(cat "$tmp/err")"
+fi
 # No gnuplot: the hint and exit 1 (not SIGPIPE's 141), nothing on stdout.
 mkdir -p "$tmp/emptypath"
 rc=0

@@ -300,6 +300,16 @@ static void put_hist(FILE *f, int idx, const struct blkgen_lat_hist *h,
 	fprintf(f, "EOD\n");
 }
 
+/* fio's own json+ (its clat bins), not blkgenctl's -o fio (a "blkgen" object). */
+static bool fio_own(json_object *root)
+{
+	json_object *jobs = json_member(root, "jobs");
+
+	return json_member(root, "fio version") && is_array(jobs) &&
+	       json_object_array_length(jobs) &&
+	       !json_member(json_object_array_get_idx(jobs, 0), "blkgen");
+}
+
 static int script_hist(FILE *f, const struct plot_opts *o, json_object *root)
 {
 	static const char *const dir_name[] = { "read", "write" };
@@ -328,8 +338,10 @@ static int script_hist(FILE *f, const struct plot_opts *o, json_object *root)
 	}
 	put_terminal(f, o);
 	fprintf(f, "set logscale x\nset format x '%%g'\n"
-		   "set xlabel 'latency (us), from the intended arrival'\n"
-		   "set ylabel '%% of the I/Os in each 1/8 octave (bars of equal log width)%s'\n"
+		   "set xlabel 'latency (us), %s'\n",
+		   fio_own(root) ? "fio's completion latency (clat: from submission)" :
+		   "from the intended arrival");
+	fprintf(f, "set ylabel '%% of the I/Os in each 1/8 octave (bars of equal log width)%s'\n"
 		   "set y2label 'cumulative %%'\nset y2range [0:100]\n"
 		   "set y2tics 10\nset ytics nomirror\n"
 		   "set style fill transparent solid 0.35 border\n",
@@ -561,6 +573,12 @@ int cmd_plot(int argc, char **argv)
 	root = json_load(o.in);
 	if (!root)
 		return EXIT_FAIL;
+	if (json_member(root, "workloads") && !json_member(root, "jobs")) {
+		fprintf(stderr, "blkgenctl: %s: a review: its charts are in its index.html (blkgenctl review --report -O DIR draws them); plot takes a curve (curve -o json) or a report (-o json, fio json+)\n",
+			o.in);
+		json_object_put(root);
+		return EXIT_FAIL;
+	}
 	if (!json_member(root, "points") && !json_member(root, "jobs")) {
 		fprintf(stderr, "blkgenctl: %s: neither a curve (\"points\") nor a report (\"jobs\")\n",
 			o.in);
