@@ -605,8 +605,8 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 	struct vd_def *wds[PROFILE_MAX_WL], *sds[PROFILE_MAX_WL];
 	struct vd_pair pair[PROFILE_MAX_WL];
 	const char *v, *rd_threads;
-	int nw, ns, np = 0, i, j, k, line, skewed = 0;
-	double total_skew = 0;
+	int nw, ns, np = 0, i, j, k, line, skewed = 0, unskewed = 0;
+	double total_skew = 0, given = 0, wskew[PROFILE_MAX_WL];
 
 	v = vd_get(rd, "wd", &line);
 	if (!v)
@@ -614,6 +614,30 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 	nw = match_defs(vd, "wd", v, line, wds, PROFILE_MAX_WL);
 	if (nw < 0)
 		return -1;
+	/*
+	 * Skews: vdbench gives the wds without skew= what the others leave,
+	 * in equal parts; given on none, the wds share by count (no skew).
+	 */
+	for (i = 0; i < nw; i++) {
+		wskew[i] = 0;
+		v = vd_get(wds[i], "skew", &line);
+		if (v && (conv_number(v, &wskew[i]) || wskew[i] <= 0 ||
+			  wskew[i] > 100))
+			return conv_error(vd->c, line, "skew=%s: expected a percentage above 0",
+					  v);
+		given += wskew[i];
+		unskewed += !v;
+	}
+	if (unskewed && unskewed < nw) {
+		if (given >= 100 - 0.005)
+			return conv_error(vd->c, rd->line, "rd=%s: the wds' skews sum to %g, leaving nothing for the %d without skew=",
+					  rd->name, given, unskewed);
+		for (i = 0; i < nw; i++)
+			if (!vd_get(wds[i], "skew", NULL))
+				wskew[i] = (100 - given) / unskewed;
+		conv_note(vd->c, r, "rd=%s: the %d wd%s without skew= share the %g%% the others leave, as vdbench does",
+			  rd->name, unskewed, unskewed == 1 ? "" : "s", 100 - given);
+	}
 	for (i = 0; i < nw; i++) {
 		v = vd_get(wds[i], "sd", &line);
 		if (!v)
@@ -623,15 +647,11 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 		if (ns < 0)
 			return -1;
 		for (j = 0; j < ns; j++) {
-			double skew = 0;
+			double skew = wskew[i];
 
 			if (np == PROFILE_MAX_WL)
 				return conv_error(vd->c, rd->line, "rd=%s: more than %d wd x sd pairs",
 						  rd->name, PROFILE_MAX_WL);
-			v = vd_get(wds[i], "skew", &line);
-			if (v && (conv_number(v, &skew) || skew <= 0 || skew > 100))
-				return conv_error(vd->c, line, "skew=%s: expected a percentage above 0",
-						  v);
 			pair[np].wd = wds[i];
 			pair[np].sd = sds[j];
 			pair[np].weight = skew / ns;
@@ -642,9 +662,6 @@ static int build_workloads(struct vd *vd, struct conv_run *r,
 	}
 	if (nw == 1)
 		skewed = 0;	/* one wd takes the whole rate: skew is moot */
-	if (skewed && skewed != np)
-		return conv_error(vd->c, rd->line, "rd=%s: skew= is set on some wds but not all",
-				  rd->name);
 	if (skewed && fabs(total_skew - 100) > 0.01)
 		return conv_error(vd->c, rd->line, "rd=%s: wd skews sum to %g, not 100",
 				  rd->name, total_skew);
