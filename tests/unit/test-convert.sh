@@ -70,7 +70,7 @@ else
 fi
 # A drive's size as its label gives it: decimals with a unit.
 if (cd "$data" && "$ctl" convert groups.fio --device-size 3.84t -q -O "$tmp/dec") &&
-   [ -s "$tmp/dec/randread.prof" ]; then
+   [ -s "$tmp/dec/01-randread.prof" ]; then
 	echo "ok - --device-size 3.84t"
 else
 	echo "not ok - --device-size 3.84t refused"

@@ -46,7 +46,7 @@ else
 fi
 
 if "$ctl" convert "$data/convert/four-corners.vdb" -O "$tmp/new/sub" --device-size 1g -q &&
-	[ -f "$tmp/new/sub/rd_mix.prof" ]; then
+	[ -f "$tmp/new/sub/06-rd_mix.prof" ]; then
 	ok "convert -O makes the directory's parents"
 else
 	notok "convert -O $tmp/new/sub: no rd_mix.prof"

@@ -37,7 +37,7 @@ else
 fi
 
 if (cd "$data/convert" && "$ctl" convert groups.fio --device-size 100g -O "$tmp/out/") 2> "$tmp/err" &&
-   grep -qx "blkgenctl: wrote $tmp/out/randread.prof" "$tmp/err" && ! grep -q "//" "$tmp/err"; then
+   grep -qx "blkgenctl: wrote $tmp/out/01-randread.prof" "$tmp/err" && ! grep -q "//" "$tmp/err"; then
 	ok "convert -O DIR/: files named without //"
 else
 	notok "convert -O DIR/: $(cat "$tmp/err")"

@@ -94,15 +94,21 @@ static const char *detect(const char *text)
 	return NULL;
 }
 
-/* One run's profile to DIR/RUN.prof, or to stdout without -O. */
-static int write_run(const char *dir, const char *name, const char *text,
-		     bool quiet)
+/*
+ * One run's profile to DIR/NN-RUN.prof (NN: its place in the file's run
+ * order, so that a shell's sorted glob of DIR runs them in order), or to
+ * stdout without -O.
+ */
+static int write_run(const char *dir, int seq, int nr, const char *name,
+		     const char *text, bool quiet)
 {
-	char path[4096];
+	char path[4096], file[300];
 	FILE *f = stdout;
 
 	if (dir) {
-		if (path_join(path, sizeof(path), dir, name, ".prof")) {
+		snprintf(file, sizeof(file), "%0*d-%s", nr >= 100 ? 3 : 2,
+			 seq, name);
+		if (path_join(path, sizeof(path), dir, file, ".prof")) {
 			fprintf(stderr, "blkgenctl: %s: name too long\n", dir);
 			return EXIT_FAIL;
 		}
@@ -254,7 +260,8 @@ int cmd_convert(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < c.nr_runs && !ret; i++) {
-		ret = write_run(dir, c.run[i].name, texts[i], quiet);
+		ret = write_run(dir, i + 1, c.nr_runs, c.run[i].name, texts[i],
+				quiet);
 		if (!quiet && !ret) {
 			int k;
 

@@ -957,13 +957,41 @@ static const struct {
 	{ "forseekpct", "seekpct", false },
 };
 
+/* Where @key is written in @rd: its index, -1 if it comes from rd=default. */
+static int key_pos(const struct vd_def *rd, const char *key)
+{
+	int i;
+
+	for (i = rd->nr - 1; i >= 0; i--)
+		if (!strcmp(rd->key[i], key))
+			return i;
+	return -1;
+}
+
 static int build_rd(struct vd *vd, struct vd_def *rd)
 {
 	struct vd_loop l[5];
-	int nl = 0, idx[5] = { 0 }, i, line, total = 1;
+	int nl = 0, idx[5] = { 0 }, i, j, line, total = 1, order[5], pos[5];
 	const char *v;
 
+	/*
+	 * The loops' nesting, as vdbench runs them: the for* parameters in
+	 * the order written, the first outermost (rd=default's before the
+	 * rd's own); an iorate list innermost. l[0] turns fastest.
+	 */
 	for (i = 0; i < 5; i++) {
+		order[i] = i;
+		pos[i] = i ? key_pos(rd, vd_loops[i].rd_key) : VD_MAX_KV;
+	}
+	for (i = 1; i < 5; i++)
+		for (j = i; j > 1 && pos[order[j]] > pos[order[j - 1]]; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (j = 0; j < 5; j++) {
+		i = order[j];
 		v = vd_get(rd, vd_loops[i].rd_key, &line);
 		if (!v || (!strcmp(vd_loops[i].rd_key, "iorate") && v[0] != '('))
 			continue;
@@ -983,8 +1011,9 @@ static int build_rd(struct vd *vd, struct vd_def *rd)
 		struct conv_run *r;
 		int len;
 
+		/* Named outermost loop first, as written (an iorate list last). */
 		len = snprintf(name, sizeof(name), "%s", rd->name);
-		for (i = 0; i < nl; i++)
+		for (i = nl - 1; i >= 0; i--)
 			if (l[i].n > 1)
 				len += snprintf(name + len, sizeof(name) - len,
 						"-%s%s", l[i].key, l[i].val[idx[i]]);
