@@ -7,7 +7,8 @@
 # error (exit 2) naming the rule, not "module not loaded" (exit 3); an
 # unknown --set key gets the nearest one; convert's --run names the runs
 # a file holds, and -O makes its directory's parents; a replay of an
-# iolog holding several files' I/O says so.
+# iolog holding several files' I/O says so; run and curve --dry-run print
+# the profile as it would run.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,20 @@ if "$ctl" convert "$data/convert/four-corners.vdb" -O "$tmp/new/sub" --device-si
 	ok "convert -O makes the directory's parents"
 else
 	notok "convert -O $tmp/new/sub: no rd_mix.prof"
+fi
+
+# --dry-run: the profile as it would run, the options applied, no module.
+if "$ctl" run "$tmp/p.prof" --dry-run --device /dev/nullb1 --set bs=8k > "$tmp/dry" 2> "$tmp/err" &&
+   [ "$(tr '\n' '|' < "$tmp/dry")" = "[job]|duration_ms = 1000||[workload w]|device = /dev/nullb1|bs = 8k|" ]; then
+	ok "run --dry-run prints the profile as it would run"
+else
+	notok "run --dry-run: $(cat "$tmp/dry" "$tmp/err")"
+fi
+usage_error "--set bs=3000: not a size" run "$tmp/p.prof" --dry-run --set bs=3000
+if "$ctl" curve "$tmp/p.prof" --dry-run --points 10,50 > /dev/null 2>&1; then
+	ok "curve --dry-run: exit 0 without the module"
+else
+	notok "curve --dry-run failed"
 fi
 
 if "$ctl" run --help | grep -q -- "--name JOB .*(default: run-PID)"; then

@@ -49,7 +49,8 @@ void run_catch_signals(void)
 
 static const char *run_usage =
 	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
-	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]";
+	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
+	"                      [--dry-run]";
 
 /* --help of run and curve: what each option does. */
 static const char *run_help =
@@ -68,6 +69,9 @@ static const char *run_help =
 	"  -q, --quiet             no progress lines\n"
 	"      --name JOB          the job's name (default: run-PID)\n"
 	"      --keep              leave the job when done (report, verify later)\n"
+	"      --dry-run           check PROFILE with the options as far as can be\n"
+	"                          without the module, print it as it would run,\n"
+	"                          run nothing\n"
 	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
 	"3 module not loaded, 128+N stopped by signal N.\n";
 
@@ -80,7 +84,8 @@ static const char *curve_help =
 	"                          the profile's curve key, else 10-120,10)\n"
 	"      --stop-latency-ms MS  end the sweep after the first point whose\n"
 	"                          mean latency is above MS (vdbench's stopcurve)\n"
-	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet\n                          as for run\n"
+	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet,\n"
+	"      --dry-run           as for run\n"
 	"  -o, --output-format FMT  normal (default), json or csv: one line or\n"
 	"                          object per point\n";
 
@@ -659,6 +664,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		{ "keep", no_argument, NULL, 'k' },
 		{ "points", required_argument, NULL, 'P' },
 		{ "stop-latency-ms", required_argument, NULL, 'L' },
+		{ "dry-run", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -691,6 +697,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 			break;
 		case 'k':
 			o->keep = true;
+			break;
+		case 'y':
+			o->dry_run = true;
 			break;
 		case 'P':
 			if (!points)
@@ -817,6 +826,11 @@ int run_load(const char *file, struct profile *p,
 			p->file, profile_get(&p->job, "curve"));
 		return EXIT_USAGE;
 	}
+	/* Checked as far as it can be without the module: what would run. */
+	if (o->dry_run) {
+		profile_print(p, stdout);
+		return EXIT_OK;
+	}
 	if (!cfs_module_loaded()) {
 		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
 		return EXIT_NOMOD;
@@ -858,7 +872,7 @@ int cmd_run(int argc, char **argv)
 	if (i < 0)
 		return EXIT_USAGE;
 	ret = run_load(argv[i], &p, &o);
-	if (ret)
+	if (ret || o.dry_run)
 		goto out;
 	rate = profile_get(&p.job, "rate_iops");
 	if (rate && !strcmp(rate, "curve")) {
@@ -881,7 +895,7 @@ out:
 static const char *curve_usage =
 	"blkgenctl curve PROFILE [--points 10-120,10] [--stop-latency-ms MS]\n"
 	"                        [--device DEV]... [--set [WL.]KEY=VALUE]... [--allow-write]\n"
-	"                        [-o normal|json|csv] [-q]";
+	"                        [-o normal|json|csv] [-q] [--dry-run]";
 
 int cmd_curve(int argc, char **argv)
 {
@@ -904,6 +918,10 @@ int cmd_curve(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = run_load(argv[i], &p, &o);
+	if (!ret && o.dry_run) {
+		profile_free(&p);
+		return EXIT_OK;
+	}
 	if (!ret && !stop_ms) {
 		stop_ms = profile_stop_ms(&p);
 		if (stop_ms < 0)

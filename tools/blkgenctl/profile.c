@@ -503,6 +503,23 @@ out:
 	return ret;
 }
 
+/* @p as a profile file: what a run writes to the module, in order. */
+void profile_print(const struct profile *p, FILE *f)
+{
+	const struct profile_section *s;
+	int i, k;
+
+	for (i = -1; i < p->nr_wl; i++) {
+		s = i < 0 ? &p->job : &p->wl[i];
+		if (i < 0)
+			fprintf(f, "[job]\n");
+		else
+			fprintf(f, "\n[workload %s]\n", s->name);
+		for (k = 0; k < s->nr; k++)
+			fprintf(f, "%s = %s\n", s->kv[k].key, s->kv[k].value);
+	}
+}
+
 static void free_section(struct profile_section *s)
 {
 	int i;

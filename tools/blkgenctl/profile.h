@@ -6,6 +6,8 @@
 #ifndef BLKGENCTL_PROFILE_H
 #define BLKGENCTL_PROFILE_H
 
+#include <stdio.h>
+
 #define PROFILE_MAX_KV	64
 #define PROFILE_MAX_WL	32
 
@@ -37,6 +39,7 @@ const char *profile_get(const struct profile_section *s, const char *key);
 int profile_put(struct profile_section *s, const char *key,
 		const char *value, int line);
 void profile_free(struct profile *p);
+void profile_print(const struct profile *p, FILE *f);
 char *str_trim(char *s);
 int profile_distance(const char *a, const char *b);
 

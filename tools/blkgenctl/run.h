@@ -21,6 +21,7 @@ struct run_opts {
 	bool quiet;
 	bool keep;
 	bool said_overwrite;	/* the caller warned of the overwrite once */
+	bool dry_run;		/* check and print the profile, run nothing */
 	const char *name;
 	const struct print_ops *ops;
 };
