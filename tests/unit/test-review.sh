@@ -212,13 +212,16 @@ sed 's|"points": \[|"points": 5, "x": [|' "$tmp/a/review.json" > "$tmp/mal/revie
 rc=$?
 [ $rc -lt 128 ] && ok "points that are not arrays: exit $rc, no crash" || notok "points not arrays: exit $rc"
 
-# A point missing: the review is not complete, and says so.
+# A point missing, one failed, one torn: the review is not complete, and
+# names each (a torn file was counted as missing, silently).
 mk_review "$tmp/part" "Drive A" 1
 rm "$tmp/part/points/vdi-lc-boot/50.json"
 sed -i 's/"state": "done"/"state": "failed"/' "$tmp/part/points/64k-seq-read-32/10.json"
+head -c 40 "$tmp/part/points/64k-seq-read-32/50.json" > "$tmp/torn" && mv "$tmp/torn" "$tmp/part/points/64k-seq-read-32/50.json"
 "$ctl" review --report -O "$tmp/part" -q 2> "$tmp/err"
 if grep -q '"complete": false' "$tmp/part/review.json" &&
-   grep -q 'Not complete: points are missing or failed (--resume runs them)' "$tmp/part/summary.md" &&
+   grep -q 'Not complete (--resume runs what is missing or failed): 64k-seq-read-32 10% (failed), 64k-seq-read-32 50% (unreadable: .*), vdi-lc-boot 50% (missing)\.' "$tmp/part/summary.md" &&
+   grep -q "64k-seq-read-32/50.json: 64k-seq-read-32 50% (unreadable" "$tmp/err" &&
    [ "$(awk -f "$here/../lib/review.awk" "$tmp/part/review.json" | awk -F'\t' '$1 == "vdi-lc-boot" { print $4 }')" = 2 ]; then
 	ok "a missing point: review.json not complete, summary.md says so, 2 points"
 else

@@ -208,11 +208,47 @@ static void judge(json_object *wls)
 	}
 }
 
+/*
+ * A point's (or the preconditioning's) file; NULL, with why added to
+ * @missing, if it is absent, unreadable or corrupt (a torn file is not a
+ * point that never ran), and a point that did not end done is named too.
+ */
+static json_object *load_part(const char *file, const char *what,
+			      json_object *missing)
+{
+	json_object *o;
+	char line[600];
+
+	if (access(file, F_OK)) {
+		snprintf(line, sizeof(line), "%s (missing)", what);
+		json_object_array_add(missing, json_object_new_string(line));
+		return NULL;
+	}
+	o = json_object_from_file(file);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		snprintf(line, sizeof(line), "%s (unreadable: %s)", what,
+			 o ? "not an object" : json_util_get_last_err());
+		line[strcspn(line, "\n")] = 0;
+		if (line[strlen(line) - 1] != ')' && strlen(line) + 1 < sizeof(line))
+			strcat(line, ")");
+		json_object_put(o);
+		json_object_array_add(missing, json_object_new_string(line));
+		fprintf(stderr, "blkgenctl: review: %s: %s\n", file, line);
+		return NULL;
+	}
+	if (get(o, "state") && strcmp(str(o, "state"), "done")) {
+		snprintf(line, sizeof(line), "%s (%s)", what, str(o, "state"));
+		json_object_array_add(missing, json_object_new_string(line));
+	}
+	return o;
+}
+
 /* review.json from DIR's plan, precondition and points. */
 static json_object *collect(const char *dir, char *err, size_t len)
 {
 	char file[4200], e[4096];
-	json_object *root, *wls, *pc;
+	json_object *root, *wls, *pc, *missing;
+	char what[300];
 	struct suite s;
 	bool complete = true;
 	int i;
@@ -233,8 +269,9 @@ static json_object *collect(const char *dir, char *err, size_t len)
 	}
 	json_object_object_add(root, "suite_title", json_object_new_string(s.title));
 	json_object_object_add(root, "suite_file", json_object_new_string(s.file));
+	missing = json_object_new_array();
 	snprintf(file, sizeof(file), "%s/precondition.json", dir);
-	pc = json_object_from_file(file);
+	pc = load_part(file, "the preconditioning", missing);
 	if (!pc)
 		complete = false;
 	json_object_object_add(root, "preconditioning", pc);
@@ -254,20 +291,20 @@ static json_object *collect(const char *dir, char *err, size_t len)
 			"a StorageReview-style VDI trace (blkgenctl vdi, Documentation/vdi.rst), not StorageReview's own" :
 			""));
 		snprintf(file, sizeof(file), "%s/points/%s/max.json", dir, en->name);
-		max = json_object_from_file(file);
+		snprintf(what, sizeof(what), "%s maximum", en->name);
+		max = load_part(file, what, missing);
 		json_object_object_add(w, "max", max);
 		for (k = 0; k < alen(want) && n < 64; k++) {
-			snprintf(file, sizeof(file), "%s/points/%s/%g.json", dir, en->name,
-				 json_object_get_double(json_object_array_get_idx(want, k)));
-			got[n] = json_object_from_file(file);
+			double pct = json_object_get_double(json_object_array_get_idx(want, k));
+
+			snprintf(file, sizeof(file), "%s/points/%s/%g.json", dir, en->name, pct);
+			snprintf(what, sizeof(what), "%s %g%%", en->name, pct);
+			got[n] = load_part(file, what, missing);
 			if (got[n])
 				n++;
 		}
 		if (!max || n != alen(want) || strcmp(str(max, "state"), "done"))
 			complete = false;
-		for (k = 0; k < n; k++)
-			if (strcmp(str(got[k], "state"), "done"))
-				complete = false;
 		qsort(got, n, sizeof(got[0]), cmp_pct);
 		for (k = 0; k < n; k++)
 			json_object_array_add(pts, got[k]);
@@ -277,6 +314,7 @@ static json_object *collect(const char *dir, char *err, size_t len)
 	judge(wls);
 	json_object_object_add(root, "workloads", wls);
 	json_object_object_add(root, "complete", json_object_new_boolean(complete));
+	json_object_object_add(root, "incomplete", missing);
 	suite_free(&s);
 	return root;
 }
@@ -558,7 +596,16 @@ static void method_line(FILE *f, json_object *root)
 		num(root, "point_secs") / 6, str(root, "kernel"),
 		str(root, "blkgenctl_version"), str(root, "date"),
 		json_object_get_boolean(get(root, "complete")) ? "" :
-		" Not complete: points are missing or failed (--resume runs them).");
+		" Not complete (--resume runs what is missing or failed):");
+	if (!json_object_get_boolean(get(root, "complete"))) {
+		json_object *m = get(root, "incomplete");
+		size_t i;
+
+		for (i = 0; i < alen(m); i++)
+			fprintf(f, "%s %s", i ? "," : "",
+				json_object_get_string(json_object_array_get_idx(m, i)));
+		fprintf(f, ".");
+	}
 }
 
 static void md_table(FILE *f, json_object *wls)
