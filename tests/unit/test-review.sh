@@ -152,7 +152,7 @@ else
 	else
 		notok "chromium: $n workload charts, $all charts in all (want 3 and 4)"
 	fi
-	if grep -q '748,510' "$tmp/dom.html" && grep -q 'average latency (ms)' "$tmp/dom.html" &&
+	if grep -q '748,510' "$tmp/dom.html" && grep -q 'average latency (us)' "$tmp/dom.html" &&
 	   grep -q '>100%<' "$tmp/dom.html"; then
 		ok "chromium: the table, the axis labels and the points' percent labels"
 	else
@@ -226,6 +226,33 @@ if grep -q '"complete": false' "$tmp/part/review.json" &&
 	ok "a missing point: review.json not complete, summary.md says so, 2 points"
 else
 	notok "a missing point: $(grep complete "$tmp/part/review.json")"
+fi
+
+# Charts: the saturated points' labels merged ("100%-120%": they were
+# printed on top of each other), latency in us as the tables, IOPS ticks
+# as 700.0k, the steady-state window's band and slope drawn.
+cp -r "$tmp/a" "$tmp/sat"
+python3 - "$tmp/sat" << 'PY'
+import json, os, sys
+d = sys.argv[1]
+plan = json.load(open(d + '/plan.json'))
+plan['points'] = [10, 50, 100, 110, 120]
+json.dump(plan, open(d + '/plan.json', 'w'))
+p100 = d + '/points/4k-random-read-128/100.json'
+o = json.load(open(p100))
+for pct in (110, 120):
+    o['target_pct'] = pct
+    o['iops'] = o['iops'] * 1.005
+    json.dump(o, open(d + '/points/4k-random-read-128/%d.json' % pct, 'w'))
+PY
+"$ctl" review --report -O "$tmp/sat" -q 2> "$tmp/err"
+if grep -q '>100%-120%<' "$tmp/sat/index.html" && ! grep -q '>110%<' "$tmp/sat/index.html" &&
+   grep -q 'average latency (us)' "$tmp/sat/index.html" && grep -q '>700.0k<' "$tmp/sat/index.html" &&
+   grep -q 'window slope (least squares)' "$tmp/sat/index.html" &&
+   grep -q 'window average +-10% (excursion limit)' "$tmp/sat/index.html"; then
+	ok "charts: saturated labels merged, us, 700.0k ticks, the steady-state band and slope"
+else
+	notok "charts: $(cat "$tmp/err"; grep -o '>[0-9.]*k<\|>1[012]0%[^<]*<\|window [a-z ]*' "$tmp/sat/index.html" | sort -u | tr '\n' ' ')"
 fi
 
 # compare: drive B at half the IOPS, without the VDI workload.

@@ -417,24 +417,67 @@ static char *plot_svg(struct plot *pl)
 	return buf;
 }
 
-/* Write data block $NAME<i>: x, service and response mean (ms), label. */
+/*
+ * Write data block $NAME<i>: x, service and response mean (us, as the
+ * tables), label. Points whose x lies within 3% of the axis of the last
+ * labelled one share its label ("100-120%": the saturated points of a
+ * curve sit together and their labels overprinted each other).
+ */
 static int chart_block(FILE *f, const char *name, int i, json_object *points,
 		       bool mbps, const char *flag, bool want)
 {
-	size_t k;
+	double xmax = 0, x, xl = 0;
+	size_t k, first = 0, last = 0;
 	int n = 0;
+	bool open = false;
 
-	fprintf(f, "$%s%d << EOD\n", name, i);
 	for (k = 0; k < alen(points); k++) {
 		json_object *p = json_object_array_get_idx(points, k);
 
-		if (flag && (!get(p, flag) ||
-			     json_object_get_boolean(get(p, flag)) != want))
+		x = mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops");
+		xmax = x > xmax ? x : xmax;
+	}
+	fprintf(f, "$%s%d << EOD\n", name, i);
+	for (k = 0; k <= alen(points); k++) {
+		json_object *p = k < alen(points) ?
+				 json_object_array_get_idx(points, k) : NULL;
+
+		if (p && flag && (!get(p, flag) ||
+				  json_object_get_boolean(get(p, flag)) != want))
 			continue;
-		fprintf(f, "%.3f %.6f %.6f \"%g%%\"\n",
-			mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops"),
-			num(svc_of(p), "mean") / 1e6,
-			num(get(p, "lat_ns"), "mean") / 1e6, num(p, "target_pct"));
+		x = p ? (mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops")) : 0;
+		if (p && open && fabs(x - xl) < 0.03 * xmax) {
+			last = k;	/* joins the open label */
+			continue;
+		}
+		if (open) {
+			json_object *a = json_object_array_get_idx(points, first);
+			json_object *b = json_object_array_get_idx(points, last);
+
+			fprintf(f, "%.3f %.6f %.6f \"%g%%", xl,
+				num(svc_of(a), "mean") / 1e3,
+				num(get(a, "lat_ns"), "mean") / 1e3,
+				num(a, "target_pct"));
+			if (last != first)
+				fprintf(f, "-%g%%", num(b, "target_pct"));
+			fprintf(f, "\"\n");
+			/* the others of the group: plotted, not labelled */
+			for (first++; first <= last; first++) {
+				b = json_object_array_get_idx(points, first);
+				if (flag && (!get(b, flag) ||
+					     json_object_get_boolean(get(b, flag)) != want))
+					continue;
+				fprintf(f, "%.3f %.6f %.6f \"\"\n",
+					mbps ? num(b, "bw_bytes") / 1e6 : num(b, "iops"),
+					num(svc_of(b), "mean") / 1e3,
+					num(get(b, "lat_ns"), "mean") / 1e3);
+			}
+		}
+		if (!p)
+			break;
+		first = last = k;
+		xl = x;
+		open = true;
 		n++;
 	}
 	fprintf(f, "EOD\n");
@@ -466,9 +509,15 @@ static char *chart(const char *title, bool mbps, const char *const *labels,
 	}
 	fprintf(f, "set title ");
 	put_quoted(f, title);
-	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (ms)'\n",
+	fprintf(f, "\nset xlabel '%s'\nset ylabel 'average latency (us)'\n",
 		mbps ? "MB/s" : "IOPS");
-	fprintf(f, "set grid\nset key top left\nset logscale y\nset xrange [0:*]\nset format x '%%.0f'\n");
+	/*
+	 * Ticks as 1.6M, not 1600000; room right and on top for the last
+	 * point's label (the 120% label ran out of the frame).
+	 */
+	fprintf(f, "set grid\nset key top left\nset logscale y\nset xrange [0:*]\n"
+		   "set format x '%%.1s%%c'\nset format y '%%.0f'\n"
+		   "set offsets 0, graph 0.08, graph 0.15, 0\n");
 	fprintf(f, "plot ");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%s$d%d using 1:2 with linespoints lc %d pt 7 title ", i ? ", " : "", i, i + 1);
@@ -710,10 +759,44 @@ static void steady_html(FILE *f, json_object *pc)
 	fprintf(g, "$r << EOD\n");
 	for (i = 0; i < alen(r); i++)
 		fprintf(g, "%zu %.1f\n", i + 1, json_object_get_double(json_object_array_get_idx(r, i)));
-	fprintf(g, "EOD\nset title 'Steady-state rounds'\nset xlabel 'round'\n"
-		"set ylabel 'IOPS'\nset grid\nset yrange [0:*]\n"
-		"plot $r using 1:2 with linespoints pt 7 title '4 KiB random write', %.1f title 'window average' dt 2\n",
-		num(pc, "window_avg"));
+	fprintf(g, "EOD\n");
+	{
+		/*
+		 * The window's criteria drawn (SNIA PTS): its average with the
+		 * band of +-10% (excursion within 20% of it) and its
+		 * least-squares line, over the window's rounds.
+		 */
+		size_t win = (size_t)num(pc, "window"), from;
+		double avg = num(pc, "window_avg"), sx = 0, sy = 0, sxx = 0, sxy = 0;
+		double a = 0, b = 0, m;
+
+		if (!win || win > alen(r))
+			win = alen(r);
+		from = alen(r) - win;
+		for (i = from; i < alen(r); i++) {
+			double x = i + 1, y = json_object_get_double(json_object_array_get_idx(r, i));
+
+			sx += x;
+			sy += y;
+			sxx += x * x;
+			sxy += x * y;
+		}
+		m = win * sxx - sx * sx;
+		if (win > 1 && m) {
+			b = (win * sxy - sx * sy) / m;
+			a = (sy - b * sx) / win;
+		}
+		fprintf(g, "$w << EOD\n%zu %.1f %.1f %.1f %.1f\n%zu %.1f %.1f %.1f %.1f\nEOD\n",
+			from + 1, avg, avg * 0.9, avg * 1.1, a + b * (from + 1),
+			alen(r), avg, avg * 0.9, avg * 1.1, a + b * alen(r));
+	}
+	fprintf(g, "set title 'Steady-state rounds'\nset xlabel 'round'\n"
+		"set ylabel 'IOPS'\nset grid\nset yrange [0:*]\nset format y '%%.1s%%c'\n"
+		"set style fill transparent solid 0.15 noborder\n"
+		"plot $w using 1:3:4 with filledcurves lc rgb '#4080c0' title 'window average +-10%% (excursion limit)', "
+		"$r using 1:2 with linespoints pt 7 title '4 KiB random write', "
+		"$w using 1:2 with lines dt 2 lc rgb '#4080c0' title 'window average', "
+		"$w using 1:5 with lines lw 2 lc rgb '#c06000' title 'window slope (least squares)'\n");
 	svg = plot_svg(&pl);
 	if (svg)
 		fprintf(f, "<figure class=\"chart\">\n%s</figure>\n", svg);
