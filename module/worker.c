@@ -1072,7 +1072,6 @@ static unsigned int blkgen_nr_slots(const struct blkgen_workload *wl,
  * @job: the job, with wl_run, nr_workers and ival_cap set and patterns
  *	resolved
  * @index: worker number in the job
- *
  * @io: the part of it that is I/O slots (buffer pages, bio and vector
  *	table), freed when the run ends, is added here
  *
