@@ -279,6 +279,11 @@ for f in module/*.[ch] uapi/linux/*.h; do
 	case $f in *.mod.c) ;; *) kfiles+=("$f") ;; esac
 done
 step "static: checkpatch --strict (module, uapi)" tests/checkpatch.sh "${kfiles[@]}"
+if [ -n "$newest" ]; then
+	# kernel-doc comments that name every parameter, as the kernel's own
+	step "static: kernel-doc (module, uapi)" \
+		"/lib/modules/$newest/build/scripts/kernel-doc" -Werror -none "${kfiles[@]}"
+fi
 step "static: shellcheck (tests, scripts)" \
 	shellcheck -S warning -x -s bash tests/run_tests tests/lib/rc tests/*.sh \
 	tests/vm/*.sh tests/vm/init tests/unit/*.sh tests/bench/*.sh .ci/run \
