@@ -61,6 +61,16 @@ else
 	notok "run --dry-run: $(cat "$tmp/dry" "$tmp/err")"
 fi
 usage_error "--set bs=3000: not a size" run "$tmp/p.prof" --dry-run --set bs=3000
+# Several profiles: each checked first (the second's error stops all).
+if "$ctl" run "$tmp/p.prof" "$tmp/p.prof" --dry-run > "$tmp/dry" 2> "$tmp/err" &&
+   [ "$(grep -c '^\[job\]' "$tmp/dry")" = 2 ] && [ "$(grep -c "^# $tmp/p.prof" "$tmp/dry")" = 2 ]; then
+	ok "run A B --dry-run: both checked and printed"
+else
+	notok "run A B --dry-run: $(cat "$tmp/dry" "$tmp/err")"
+fi
+printf '[job]\nduration_ms = 1s\n\n[workload w]\ndevice = /dev/nullb0\nbs = 3000\n' > "$tmp/bad.prof"
+usage_error "bs = 3000: not a size" run "$tmp/p.prof" "$tmp/bad.prof"
+usage_error "-o fio reports one run" run "$tmp/p.prof" "$tmp/p.prof" -o fio
 if "$ctl" curve "$tmp/p.prof" --dry-run --points 10,50 > /dev/null 2>&1; then
 	ok "curve --dry-run: exit 0 without the module"
 else

@@ -109,6 +109,8 @@ struct json_object;
 struct print_ops {
 	const char *name;
 	void (*job)(const struct job_result *r);
+	/* several runs in one report (run PROFILE...); NULL: not in this format */
+	void (*jobs)(const struct job_result *r, int n);
 };
 
 extern const struct print_ops print_normal_ops;

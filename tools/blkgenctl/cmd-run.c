@@ -48,7 +48,7 @@ void run_catch_signals(void)
 }
 
 static const char *run_usage =
-	"blkgenctl run PROFILE [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
+	"blkgenctl run PROFILE... [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
 	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
 	"                      [--dry-run]";
 
@@ -57,7 +57,9 @@ static const char *run_help =
 	"\n"
 	"Create the job and workloads of PROFILE (a file, or a name in the\n"
 	"profiles directory), run it with a progress line each second, report\n"
-	"it and remove it.\n"
+	"it and remove it. Several PROFILEs run one after another (each\n"
+	"checked first; stopping at one that fails), in one report with a\n"
+	"summary line each (normal, json, csv).\n"
 	"\n"
 	"      --device DEV        every workload's device, in order (round-robin\n"
 	"                          when fewer than workloads); it replaces the\n"
@@ -719,7 +721,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 			goto bad;
 		}
 	}
-	if (argc - optind != 1)
+	/* run takes several profiles (run one after another), curve one */
+	if (argc - optind < 1 || (points && argc - optind != 1))
 		goto bad;
 	return optind;
 bad:
@@ -831,6 +834,8 @@ int run_load(const char *file, struct profile *p,
 		profile_print(p, stdout);
 		return EXIT_OK;
 	}
+	if (o->load_only)
+		return EXIT_OK;
 	if (!cfs_module_loaded()) {
 		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
 		return EXIT_NOMOD;
@@ -860,6 +865,82 @@ static double profile_stop_ms(const struct profile *p)
 	return ms;
 }
 
+/*
+ * run PROFILE PROFILE...: each loaded and checked before any runs, then
+ * run one after another (jobs NAME-1, NAME-2 ...), stopping at the first
+ * that does not end done; one report of those that ran, and a summary
+ * line each. A converted multi-rd file runs so: run DIR/[0-9]*.prof.
+ */
+static int run_many(char **files, int n, struct run_opts *o)
+{
+	struct profile *p = calloc(n, sizeof(*p));
+	struct job_result *res = calloc(n, sizeof(*res));
+	const char *rate;
+	char job[300];
+	int k, ran = 0, ret = EXIT_OK;
+
+	if (!p || !res) {
+		fprintf(stderr, "blkgenctl: out of memory\n");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	if (!o->ops->jobs) {
+		fprintf(stderr, "blkgenctl: run: -o %s reports one run: give one PROFILE (or normal, json, csv)\n",
+			o->ops->name);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	o->load_only = true;	/* every profile checked before the module */
+	for (k = 0; k < n && !ret; k++) {
+		if (o->dry_run)
+			printf("%s# %s\n", k ? "\n" : "", files[k]);
+		ret = run_load(files[k], &p[k], o);
+		rate = profile_get(&p[k].job, "rate_iops");
+		if (!ret && rate && !strcmp(rate, "curve")) {
+			fprintf(stderr, "blkgenctl: %s: a curve (rate_iops = curve) runs alone: blkgenctl curve %s\n",
+				files[k], files[k]);
+			ret = EXIT_USAGE;
+		}
+	}
+	o->load_only = false;
+	if (ret || o->dry_run)
+		goto out;
+	if (!cfs_module_loaded()) {
+		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+		ret = EXIT_NOMOD;
+		goto out;
+	}
+	run_catch_signals();
+	for (k = 0; k < n; k++) {
+		if (o->name)
+			snprintf(job, sizeof(job), "%s-%d", o->name, k + 1);
+		else
+			snprintf(job, sizeof(job), "run-%d-%d", (int)getpid(), k + 1);
+		if (!o->quiet)
+			fprintf(stderr, "blkgenctl: run %d of %d: %s as %s\n", k + 1,
+				n, files[k], job);
+		ret = run_job(&p[k], o, job, &res[k]);
+		if (res[k].name)
+			ran = k + 1;
+		if (ret || run_interrupted()) {
+			if (k + 1 < n)
+				fprintf(stderr, "blkgenctl: run: stopped after %s; %d of %d profiles not run\n",
+					files[k], n - k - 1, n);
+			break;
+		}
+	}
+	if (ran)
+		o->ops->jobs(res, ran);
+out:
+	for (k = 0; p && res && k < n; k++) {
+		profile_free(&p[k]);
+		result_free(&res[k]);
+	}
+	free(p);
+	free(res);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .ops = &print_normal_ops };
@@ -871,6 +952,8 @@ int cmd_run(int argc, char **argv)
 	i = parse_run_opts(argc, argv, &o, run_usage, NULL, NULL);
 	if (i < 0)
 		return EXIT_USAGE;
+	if (argc - i > 1)
+		return run_many(argv + i, argc - i, &o);
 	ret = run_load(argv[i], &p, &o);
 	if (ret || o.dry_run)
 		goto out;

@@ -27,17 +27,21 @@ static void csv_svc(const struct dir_result *dr)
 	       report_percentile(h, 99.99) / 1e3);
 }
 
-static void csv_job(const struct job_result *r)
+static void csv_header(void)
 {
-	static const char *const dir_name[] = { "read", "write" };
-	double secs = r->elapsed_ms / 1e3;
-	int i, d;
-
 	printf("job,workload,direction,state,elapsed_s,ios,bytes,iops,mb_per_s,"
 	       "bytes_per_io,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us,"
 	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors,verify_errors,"
 	       "svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,"
 	       "svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us\n");
+}
+
+static void csv_rows(const struct job_result *r)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	double secs = r->elapsed_ms / 1e3;
+	int i, d;
+
 	for (i = 0; i < r->nr_wl; i++) {
 		const struct wl_result *w = &r->wl[i];
 
@@ -67,7 +71,24 @@ static void csv_job(const struct job_result *r)
 	}
 }
 
+static void csv_job(const struct job_result *r)
+{
+	csv_header();
+	csv_rows(r);
+}
+
+/* Several runs: one header, each run's rows in order. */
+static void csv_jobs(const struct job_result *r, int n)
+{
+	int k;
+
+	csv_header();
+	for (k = 0; k < n; k++)
+		csv_rows(&r[k]);
+}
+
 const struct print_ops print_csv_ops = {
 	.name	= "csv",
 	.job	= csv_job,
+	.jobs	= csv_jobs,
 };

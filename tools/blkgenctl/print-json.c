@@ -162,16 +162,12 @@ void print_json_doc(struct json_object *root)
 	json_object_put(root);
 }
 
-static void json_job(const struct job_result *r)
+static json_object *json_one(const struct job_result *r)
 {
-	json_object *root = json_object_new_object();
-	json_object *jobs = json_object_new_array();
 	json_object *job = json_object_new_object();
 	json_object *wls = json_object_new_array();
 	int i;
 
-	json_object_object_add(root, "blkgenctl_version",
-			       json_object_new_string(BLKGENCTL_VERSION));
 	json_object_object_add(job, "jobname", json_object_new_string(r->name));
 	json_object_object_add(job, "state", json_object_new_string(r->state));
 	json_object_object_add(job, "error", json_object_new_string(r->error));
@@ -197,12 +193,31 @@ static void json_job(const struct job_result *r)
 		json_object_array_add(wls, o);
 	}
 	json_object_object_add(job, "workloads", wls);
-	json_object_array_add(jobs, job);
+	return job;
+}
+
+/* One document, its "jobs" each run's, in order (one for a run). */
+static void json_jobs(const struct job_result *r, int n)
+{
+	json_object *root = json_object_new_object();
+	json_object *jobs = json_object_new_array();
+	int k;
+
+	json_object_object_add(root, "blkgenctl_version",
+			       json_object_new_string(BLKGENCTL_VERSION));
+	for (k = 0; k < n; k++)
+		json_object_array_add(jobs, json_one(&r[k]));
 	json_object_object_add(root, "jobs", jobs);
 	print_json_doc(root);
+}
+
+static void json_job(const struct job_result *r)
+{
+	json_jobs(r, 1);
 }
 
 const struct print_ops print_json_ops = {
 	.name	= "json",
 	.job	= json_job,
+	.jobs	= json_jobs,
 };

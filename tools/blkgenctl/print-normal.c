@@ -97,7 +97,38 @@ static void normal_job(const struct job_result *r)
 	}
 }
 
+/* Each run's report, then one line per run: the summary of them all. */
+static void normal_jobs(const struct job_result *r, int n)
+{
+	int k, i, d;
+
+	for (k = 0; k < n; k++) {
+		normal_job(&r[k]);
+		printf("\n");
+	}
+	printf("summary: %d run%s\n", n, n == 1 ? "" : "s");
+	printf("  %-24s %-8s %12s %10s %12s\n", "run", "state", "IOPS", "MB/s",
+	       "mean lat us");
+	for (k = 0; k < n; k++) {
+		struct blkgen_lat_hist h;
+		uint64_t ios = 0, bytes = 0;
+
+		blkgen_hist_reset(&h);
+		for (i = 0; i < r[k].nr_wl; i++)
+			for (d = 0; d < 2; d++) {
+				ios += r[k].wl[i].dir[d].ios;
+				bytes += r[k].wl[i].dir[d].bytes;
+				blkgen_hist_merge(&h, &r[k].wl[i].dir[d].lat);
+			}
+		printf("  %-24s %-8s %12.0f %10.1f %12.1f\n", r[k].name,
+		       r[k].state, per_sec(ios, r[k].elapsed_ms),
+		       per_sec(bytes, r[k].elapsed_ms) / 1e6,
+		       report_mean(&h) / 1e3);
+	}
+}
+
 const struct print_ops print_normal_ops = {
 	.name	= "normal",
 	.job	= normal_job,
+	.jobs	= normal_jobs,
 };

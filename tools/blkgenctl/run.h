@@ -22,6 +22,7 @@ struct run_opts {
 	bool keep;
 	bool said_overwrite;	/* the caller warned of the overwrite once */
 	bool dry_run;		/* check and print the profile, run nothing */
+	bool load_only;		/* run_load: check, without the module's */
 	const char *name;
 	const struct print_ops *ops;
 };
