@@ -9,7 +9,10 @@
 # page blkgenctl(8) and the bash completion in place; the installed tool
 # finds a profile by name and the completion completes; `make uninstall`
 # removes them all; `make install-tool` installs all but the module where
-# there are no kernel headers. Builds in a private copy of the tree.
+# there are no kernel headers; `make dkms-install` registers, builds and
+# installs the module with DKMS and `make dkms-uninstall` removes it (as
+# root, when nothing of blkgen is registered yet). Builds in a private
+# copy of the tree.
 set -u
 rel=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -92,4 +95,22 @@ else
 fi
 make -s -C "$tmp/src" uninstall DESTDIR="$dest" KDIR=/nonexistent > /dev/null 2>&1
 check "make uninstall after install-tool leaves no file" "[ -z \"\$(find '$dest' -type f)\" ]"
+
+# DKMS (system-wide: it has no DESTDIR): the module registered, built for
+# REL and installed under updates/dkms, then removed with all it made.
+if command -v dkms > /dev/null && [ "$(id -u)" = 0 ] && [ -z "$(dkms status blkgen 2> /dev/null)" ]; then
+	dko=/lib/modules/$rel/updates/dkms
+	if make -s -C "$tmp/src" dkms-install KVER="$rel" > "$tmp/dkms.log" 2>&1; then
+		check "make dkms-install: blkgen built and installed for $rel" \
+			"dkms status blkgen -k '$rel' 2> /dev/null | grep -q ': installed' && ls '$dko'/blkgen.ko* > /dev/null 2>&1 && modinfo -F vermagic \$(ls '$dko'/blkgen.ko* | head -1) | grep -q '^$rel '"
+	else
+		tail -n 20 "$tmp/dkms.log"
+		check "make dkms-install" false
+	fi
+	make -s -C "$tmp/src" dkms-uninstall KVER="$rel" > /dev/null 2>&1
+	check "make dkms-uninstall: nothing of blkgen left to DKMS" \
+		"[ -z \"\$(dkms status blkgen 2> /dev/null)\" ] && ! ls '$dko'/blkgen.ko* > /dev/null 2>&1 && [ ! -e /usr/src/blkgen-0.1 ]"
+else
+	echo "ok - # SKIP dkms-install: no dkms, not root, or blkgen already registered"
+fi
 exit $fail

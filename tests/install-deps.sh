@@ -20,6 +20,7 @@ pkgs=(
 	python3-six					# fio_jsonplus_clat2csv (unit: test-fio.sh)
 	flex bison bc libelf-dev libssl-dev		# the debug kernel (linux-source-6.12)
 	gnuplot-nox python3-docutils			# blkgenctl plot, the man page
+	dkms						# make dkms-install (install-check.sh)
 	chromium					# review: the HTML report in a browser (unit: test-review.sh)
 )
 
