@@ -34,6 +34,7 @@ const char *cfs_root(void);	/* /sys/kernel/config/blkgen */
 const char *sfs_root(void);	/* /sys/kernel/blkgen */
 bool cfs_module_loaded(void);
 const char *cfs_missing_hint(void);
+int cfs_need_module(void);	/* 0, or the hint said and EXIT_NOMOD */
 int cfs_path(char *buf, size_t size, const char *dir, const char *name);
 int path_join(char *buf, size_t size, const char *dir, const char *name,
 	      const char *suffix);

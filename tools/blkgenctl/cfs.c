@@ -186,6 +186,15 @@ bool cfs_module_loaded(void)
 }
 
 /* Why the trees are missing, as advice to the user. */
+/* 0 if the module is there, else the hint said and EXIT_NOMOD. */
+int cfs_need_module(void)
+{
+	if (cfs_module_loaded())
+		return 0;
+	fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+	return EXIT_NOMOD;
+}
+
 const char *cfs_missing_hint(void)
 {
 	if (getenv("BLKGEN_SYSFS"))

@@ -14,14 +14,6 @@
 
 #include "blkgenctl.h"
 
-static int need_module(void)
-{
-	if (cfs_module_loaded())
-		return 0;
-	fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-	return EXIT_NOMOD;
-}
-
 static int job_error(const char *job, int err)
 {
 	if (err == -ENOENT)
@@ -93,7 +85,7 @@ int cmd_list(int argc, char **argv)
 			fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
-	ret = need_module();
+	ret = cfs_need_module();
 	if (ret)
 		return ret;
 	n = cfs_list(sfs_root(), &names);
@@ -166,7 +158,7 @@ int cmd_status(int argc, char **argv)
 			     &ops);
 	if (first < 0 || text_or_json(ops))
 		return EXIT_USAGE;
-	ret = need_module();
+	ret = cfs_need_module();
 	if (ret)
 		return ret;
 	if (ops == &print_json_ops) {
@@ -211,7 +203,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
-	ret = need_module();
+	ret = cfs_need_module();
 	if (ret)
 		return ret;
 	ret = result_load(argv[i], &r);
@@ -238,7 +230,7 @@ int cmd_stop(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	job = argv[i];
-	ret = need_module();
+	ret = cfs_need_module();
 	if (ret)
 		return ret;
 	if (strchr(job, '/') ||
@@ -263,7 +255,7 @@ int cmd_rm(int argc, char **argv)
 			fprintf(stderr, "usage: %s\n", usage);
 		return EXIT_USAGE;
 	}
-	ret = need_module();
+	ret = cfs_need_module();
 	if (ret)
 		return ret;
 	for (i = first; i < argc; i++) {

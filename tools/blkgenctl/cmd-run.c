@@ -795,6 +795,16 @@ static void no_profile(const char *name, const char *dir, const char *path)
 	fprintf(stderr, "%s\n", n == 64 ? " ..." : "");
 }
 
+/* The module there (else said: EXIT_NOMOD), then our signals caught. */
+static int run_ready(void)
+{
+	int ret = cfs_need_module();
+
+	if (!ret)
+		run_catch_signals();
+	return ret;
+}
+
 /* Load, override and check a profile; set up signals. */
 int run_load(const char *file, struct profile *p,
 			struct run_opts *o)
@@ -836,12 +846,7 @@ int run_load(const char *file, struct profile *p,
 	}
 	if (o->load_only)
 		return EXIT_OK;
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		return EXIT_NOMOD;
-	}
-	run_catch_signals();
-	return EXIT_OK;
+	return run_ready();
 }
 
 static int curve_sweep(struct profile *p, struct run_opts *o,
@@ -905,12 +910,9 @@ static int run_many(char **files, int n, struct run_opts *o)
 	o->load_only = false;
 	if (ret || o->dry_run)
 		goto out;
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		ret = EXIT_NOMOD;
+	ret = run_ready();
+	if (ret)
 		goto out;
-	}
-	run_catch_signals();
 	for (k = 0; k < n; k++) {
 		if (o->name)
 			snprintf(job, sizeof(job), "%s-%d", o->name, k + 1);
@@ -1402,14 +1404,10 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = prepare(&p, &o);
+	if (!ret)
+		ret = run_ready();
 	if (ret)
 		goto out;
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		ret = EXIT_NOMOD;
-		goto out;
-	}
-	run_catch_signals();
 	if (o.name)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else

@@ -125,10 +125,8 @@ int cmd_verify(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	job = argv[optind];
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
+	if (cfs_need_module())
 		return EXIT_NOMOD;
-	}
 	if (strchr(job, '/') || job_file(mode, sizeof(mode), job, "mode") ||
 	    job_file(state, sizeof(state), job, "state") ||
 	    access(state, F_OK)) {

@@ -1121,11 +1121,9 @@ int cmd_review(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!cfs_module_loaded()) {
-		fprintf(stderr, "blkgenctl: %s\n", cfs_missing_hint());
-		ret = EXIT_NOMOD;
+	ret = cfs_need_module();
+	if (ret)
 		goto out;
-	}
 	if (mkdirs(rv.dir)) {
 		fprintf(stderr, "blkgenctl: review: mkdir %s: %s\n", rv.dir, strerror(errno));
 		ret = EXIT_FAIL;
