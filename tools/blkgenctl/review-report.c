@@ -417,6 +417,11 @@ static char *plot_svg(struct plot *pl)
 	return buf;
 }
 
+static double chart_x(json_object *p, bool mbps)
+{
+	return mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops");
+}
+
 /*
  * Write data block $NAME<i>: x, service and response mean (us, as the
  * tables), label. Points whose x lies within 3% of the axis of the last
@@ -426,58 +431,39 @@ static char *plot_svg(struct plot *pl)
 static int chart_block(FILE *f, const char *name, int i, json_object *points,
 		       bool mbps, const char *flag, bool want)
 {
-	double xmax = 0, x, xl = 0;
-	size_t k, first = 0, last = 0;
+	double xmax = 0, xl = 0;
+	size_t k, last;
 	int n = 0;
-	bool open = false;
 
+	for (k = 0; k < alen(points); k++)
+		xmax = fmax(xmax, chart_x(json_object_array_get_idx(points, k), mbps));
+	fprintf(f, "$%s%d << EOD\n", name, i);
 	for (k = 0; k < alen(points); k++) {
 		json_object *p = json_object_array_get_idx(points, k);
+		double x = chart_x(p, mbps);
 
-		x = mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops");
-		xmax = x > xmax ? x : xmax;
-	}
-	fprintf(f, "$%s%d << EOD\n", name, i);
-	for (k = 0; k <= alen(points); k++) {
-		json_object *p = k < alen(points) ?
-				 json_object_array_get_idx(points, k) : NULL;
-
-		if (p && flag && (!get(p, flag) ||
-				  json_object_get_boolean(get(p, flag)) != want))
+		if (flag && (!get(p, flag) ||
+			     json_object_get_boolean(get(p, flag)) != want))
 			continue;
-		x = p ? (mbps ? num(p, "bw_bytes") / 1e6 : num(p, "iops")) : 0;
-		if (p && open && fabs(x - xl) < 0.03 * xmax) {
-			last = k;	/* joins the open label */
+		fprintf(f, "%.3f %.6f %.6f \"", x, num(svc_of(p), "mean") / 1e3,
+			num(get(p, "lat_ns"), "mean") / 1e3);
+		if (n && fabs(x - xl) < 0.03 * xmax) {
+			fprintf(f, "\"\n");	/* within the group labelled before */
 			continue;
 		}
-		if (open) {
-			json_object *a = json_object_array_get_idx(points, first);
-			json_object *b = json_object_array_get_idx(points, last);
+		/* The group's label: this point's percent to its last one's. */
+		for (last = k; last + 1 < alen(points); last++) {
+			json_object *q = json_object_array_get_idx(points, last + 1);
 
-			fprintf(f, "%.3f %.6f %.6f \"%g%%", xl,
-				num(svc_of(a), "mean") / 1e3,
-				num(get(a, "lat_ns"), "mean") / 1e3,
-				num(a, "target_pct"));
-			if (last != first)
-				fprintf(f, "-%g%%", num(b, "target_pct"));
-			fprintf(f, "\"\n");
-			/* the others of the group: plotted, not labelled */
-			for (first++; first <= last; first++) {
-				b = json_object_array_get_idx(points, first);
-				if (flag && (!get(b, flag) ||
-					     json_object_get_boolean(get(b, flag)) != want))
-					continue;
-				fprintf(f, "%.3f %.6f %.6f \"\"\n",
-					mbps ? num(b, "bw_bytes") / 1e6 : num(b, "iops"),
-					num(svc_of(b), "mean") / 1e3,
-					num(get(b, "lat_ns"), "mean") / 1e3);
-			}
+			if (fabs(chart_x(q, mbps) - x) >= 0.03 * xmax)
+				break;
 		}
-		if (!p)
-			break;
-		first = last = k;
+		fprintf(f, "%g%%", num(p, "target_pct"));
+		if (last != k)
+			fprintf(f, "-%g%%", num(json_object_array_get_idx(points, last),
+					       "target_pct"));
+		fprintf(f, "\"\n");
 		xl = x;
-		open = true;
 		n++;
 	}
 	fprintf(f, "EOD\n");
