@@ -49,6 +49,15 @@ MODULE_PARM_DESC(spin_us,
  */
 #define BLKGEN_AGAIN_NS		(10ULL * NSEC_PER_SEC)
 
+/*
+ * Verify: a worker whose retry queue holds only parked slots (their blocks
+ * held by other I/Os) sleeps this long, doubling up to the maximum while
+ * they stay parked. Its own I/O's end_io wakes it sooner; another
+ * worker's release is seen at the timeout (no wake-up across workers).
+ */
+#define BLKGEN_PARK_MIN_NS	(16 * NSEC_PER_USEC)
+#define BLKGEN_PARK_MAX_NS	(8 * NSEC_PER_MSEC)
+
 /**
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
@@ -183,6 +192,9 @@ struct blkgen_wl_run {
  * @retry: slots to submit again, oldest first: polled ones refused with
  *	BLK_STS_AGAIN, parked ones and reaped ones queued behind those
  * @retry_tail: where the next one goes on @retry
+ * @nr_retry: slots on @retry
+ * @nr_parked: parked slots on @retry
+ * @park_ns: the next sleep while only parked slots wait
  * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
@@ -202,6 +214,9 @@ struct blkgen_worker {
 	u64 spin_ns;
 	struct llist_node *retry;
 	struct llist_node **retry_tail;
+	unsigned int nr_retry;
+	unsigned int nr_parked;
+	u64 park_ns;
 	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
@@ -235,6 +250,7 @@ static void blkgen_retry_add(struct blkgen_worker *w, struct blkgen_slot *s)
 	s->node.next = NULL;
 	*w->retry_tail = &s->node;
 	w->retry_tail = &s->node.next;
+	w->nr_retry++;
 }
 
 /* (Re)build the slot's bio from sector, opf and size, and submit it. */
@@ -331,6 +347,7 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 		WRITE_ONCE(s->bio.bi_cookie, BLK_QC_T_NONE);
 		s->parked = true;
 		blkgen_retry_add(r->w, s);
+		r->w->nr_parked++;
 		return;
 	}
 	/*
@@ -737,21 +754,26 @@ static void blkgen_poll(struct blkgen_worker *w)
 /*
  * Nothing completed yet: wait for the next arrival (spinning when it is
  * close, else an absolute hrtimer sleep), or sleep until end_io (or stop)
- * wakes us. With polled I/O in flight or to retry, nothing would wake us:
- * return at once, the main loop polls again.
+ * wakes us. With polled I/O in flight or slots to retry, nothing would
+ * wake us: return at once, the main loop polls or retries again. Parked
+ * slots alone (verify) are looked at again after a sleep, not in a spin:
+ * on a hung device their blocks stay held for good.
  */
 static void blkgen_worker_wait(struct blkgen_worker *w)
 {
 	u64 due = w->open ? blkgen_next_due(w) : U64_MAX;
+	u64 now, wake = U64_MAX;
 
-	if (w->polled_inflight || w->retry)
+	if (w->polled_inflight || w->nr_retry > w->nr_parked)
 		return;
+	now = ktime_get_ns();
+	/* Only parked slots to retry: look at them again after park_ns. */
+	if (w->nr_parked)
+		wake = now + w->park_ns;
 	if (due != U64_MAX) {
-		u64 now = ktime_get_ns();
-
 		if (due <= now)
 			return;
-		if (due - now <= w->spin_ns) {
+		if (due - now <= w->spin_ns && due <= wake) {
 			while (ktime_get_ns() < due && llist_empty(&w->done) &&
 			       !READ_ONCE(w->job->stop) && !need_resched())
 				cpu_relax();
@@ -775,12 +797,22 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 		__set_current_state(TASK_RUNNING);
 		return;
 	}
+	due = min(due, wake);
 	if (llist_empty(&w->done) && !READ_ONCE(w->job->stop)) {
 		if (due != U64_MAX) {
 			ktime_t expires = ns_to_ktime(due);
 
-			schedule_hrtimeout_range(&expires, BLKGEN_SLACK_NS,
-						 HRTIMER_MODE_ABS);
+			/*
+			 * The park time ran out with nothing completed here:
+			 * the blocks are another worker's (or a slow
+			 * device's), the next look comes later.
+			 */
+			if (!schedule_hrtimeout_range(&expires,
+						      BLKGEN_SLACK_NS,
+						      HRTIMER_MODE_ABS) &&
+			    due == wake)
+				w->park_ns = min_t(u64, w->park_ns * 2,
+						   BLKGEN_PARK_MAX_NS);
 		} else {
 			schedule_timeout(HZ);
 		}
@@ -825,6 +857,8 @@ static void blkgen_retry(struct blkgen_worker *w)
 
 	w->retry = NULL;
 	w->retry_tail = &w->retry;
+	w->nr_retry = 0;
+	w->nr_parked = 0;
 	while (n) {
 		struct blkgen_wl_run *r;
 
@@ -842,6 +876,8 @@ static void blkgen_retry(struct blkgen_worker *w)
 				blkgen_unissue(r, s);
 			else
 				blkgen_choose_submit(r, s);
+			if (!s->parked)
+				w->park_ns = BLKGEN_PARK_MIN_NS;
 			continue;
 		}
 		if (!s->again_ns) {
@@ -1145,6 +1181,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	w->cpu = cpu;
 	w->nr_wl = job->nr_wl_run;
 	w->spin_ns = (u64)READ_ONCE(spin_us) * NSEC_PER_USEC;
+	w->park_ns = BLKGEN_PARK_MIN_NS;
 	w->run = kcalloc_node(w->nr_wl, sizeof(*w->run), GFP_KERNEL, node);
 	w->stats = kcalloc_node(w->nr_wl, sizeof(*w->stats), GFP_KERNEL,
 				node);
