@@ -233,6 +233,8 @@ struct blkgen_snap_lost {
  * @job: the job this workload belongs to
  * @node: entry in job->workloads
  * @index: position in the job's last run, UINT_MAX if in none
+ * @dropped: removed from configfs (job->lock); a run using it still
+ *           holds its kobject
  * @device: block device path
  * @rdpct: percent of reads
  * @seekpct: percent of I/Os at a random offset
@@ -275,6 +277,7 @@ struct blkgen_workload {
 	struct blkgen_job *job;
 	struct list_head node;
 	unsigned int index;
+	bool dropped;
 
 	char device[BLKGEN_PATH_MAX];
 	u32 rdpct;
@@ -312,6 +315,16 @@ struct blkgen_workload {
 	struct blkgen_replay rp;
 	u32 lbs;
 };
+
+/*
+ * A workload's name, for messages: its kobject's copy, which lives as long
+ * as the workload's memory (a run holds it); configfs frees its own at
+ * rmdir, while a removed workload's run may still be draining.
+ */
+static inline const char *blkgen_wl_name(const struct blkgen_workload *wl)
+{
+	return kobject_name(&wl->kobj);
+}
 
 /**
  * struct blkgen_job - one run definition and its results (configfs JOB)
@@ -434,12 +447,10 @@ const char *blkgen_state_name(enum blkgen_state state);
 int blkgen_job_init(struct blkgen_job *job);
 void blkgen_job_destroy(struct blkgen_job *job);
 int blkgen_job_start(struct blkgen_job *job);
-void blkgen_job_stop(struct blkgen_job *job);
 int blkgen_job_stop_killable(struct blkgen_job *job);
 u64 blkgen_job_stop_locked(struct blkgen_job *job);
-void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen);
-int blkgen_job_hotplug_init(void);
-void blkgen_job_hotplug_exit(void);
+int blkgen_jobs_init(void);
+void blkgen_jobs_exit(void);
 void blkgen_job_set_error(struct blkgen_job *job, const char *fmt, ...)
 	__printf(2, 3);
 void blkgen_job_fail(struct blkgen_job *job, const char *fmt, ...)
@@ -505,6 +516,7 @@ void blkgen_replay_drop(struct blkgen_workload *wl);
 int blkgen_replay_prepare(struct blkgen_job *job, struct blkgen_workload *wl);
 void blkgen_replay_run_start(struct blkgen_job *job);
 void blkgen_replay_run_end(struct blkgen_job *job);
+void blkgen_replay_release(struct blkgen_workload *wl);
 ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 			    loff_t off, size_t count);
 void blkgen_replay_consumer(struct blkgen_workload *wl,

@@ -625,26 +625,26 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 
 /*
  * rmdir of a workload. It leaves the job's list in the same hold of
- * job->lock that stops a run using it, so no start can slip in between;
- * its memory goes only after that run is torn down (finish_work closes
- * its device through job->wl_run).
+ * job->lock that stops a run using it, so no start can slip in between.
+ * configfs holds its subsystem mutex (every mkdir and rmdir of blkgen's
+ * tree) around this call: nothing here waits for the run. A run using
+ * the workload holds its kobject and lets its results go at its end
+ * (finish_work); a finished run's results go now.
  */
 static void blkgen_wl_drop(struct config_group *group,
 			   struct config_item *item)
 {
 	struct blkgen_workload *wl = to_blkgen_wl(item);
 	struct blkgen_job *job = wl->job;
-	u64 gen;
 
 	mutex_lock(&job->lock);
 	list_del(&wl->node);
 	job->nr_workloads--;
-	gen = blkgen_job_stop_locked(job);
-	mutex_unlock(&job->lock);
-	blkgen_job_wait_ended(job, gen);
-
-	mutex_lock(&job->lock);
-	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl)
+	wl->dropped = true;
+	blkgen_job_stop_locked(job);
+	blkgen_replay_release(wl);
+	if (job->state != BLKGEN_RUNNING && wl->index < job->nr_wl_run &&
+	    job->wl_run[wl->index] == wl)
 		job->wl_run[wl->index] = NULL;
 	mutex_unlock(&job->lock);
 	config_item_put(item);
@@ -660,12 +660,10 @@ static const struct config_item_type blkgen_wl_group_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
+/* The job's memory goes with its kobject: a run may still hold it. */
 static void blkgen_job_release(struct config_item *item)
 {
-	struct blkgen_job *job = to_blkgen_job(item);
-
-	blkgen_job_destroy(job);
-	blkgen_sysfs_job_put(job);
+	blkgen_sysfs_job_put(to_blkgen_job(item));
 }
 
 static struct configfs_item_operations blkgen_job_item_ops = {
@@ -702,19 +700,25 @@ static struct config_group *blkgen_job_make(struct config_group *group,
 	ret = blkgen_sysfs_job_add(job, name);
 	if (ret) {
 		blkgen_item_name_free(&job->group.cg_item);
-		free_cpumask_var(job->cpus);
-		/* Never added: put only; its release frees job. */
+		/* Never added: put only; its release frees job and cpus. */
 		kobject_put(&job->kobj);
 		return ERR_PTR(ret);
 	}
 	return &job->group;
 }
 
-/* rmdir of a job: a running job is stopped first. */
+/*
+ * rmdir of a job: a running job is asked to stop; as for a workload's
+ * rmdir nothing waits for it (its run holds the job until it ends).
+ */
 static void blkgen_job_drop(struct config_group *group,
 			    struct config_item *item)
 {
-	blkgen_job_stop(to_blkgen_job(item));
+	struct blkgen_job *job = to_blkgen_job(item);
+
+	mutex_lock(&job->lock);
+	blkgen_job_stop_locked(job);
+	mutex_unlock(&job->lock);
 	config_item_put(item);
 }
 

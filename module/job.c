@@ -42,6 +42,17 @@ static DEFINE_MUTEX(blkgen_running_lock);
 static LIST_HEAD(blkgen_running);
 static enum cpuhp_state blkgen_cpuhp_state;
 
+/*
+ * Runs not yet torn down, removed jobs' among them: an rmdir does not
+ * wait for a run to end (configfs holds its subsystem mutex meanwhile),
+ * the run holds references to its job and workloads instead, and module
+ * unload waits for the count to reach 0, then for finish_work to return
+ * (blkgen_wq is the module's own).
+ */
+static atomic_t blkgen_nr_runs = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(blkgen_runs_wq);
+static struct workqueue_struct *blkgen_wq;
+
 /**
  * blkgen_errno_name() - Symbolic name of an errno for messages.
  * @err: positive or negative errno
@@ -168,12 +179,15 @@ static void blkgen_job_free_workers(struct blkgen_job *job)
 }
 
 /**
- * blkgen_job_destroy() - Release what a job holds (it must not run).
- * @job: job being removed
+ * blkgen_job_destroy() - Release what a job holds.
+ * @job: job whose last reference went (its kobject's release)
+ *
+ * No run holds the job, so no finish_work is pending: a run's reference
+ * is the last thing its finish_work gives up, and this may be called from
+ * there.
  */
 void blkgen_job_destroy(struct blkgen_job *job)
 {
-	flush_work(&job->finish_work);
 	blkgen_job_free_workers(job);
 	free_cpumask_var(job->cpus);
 }
@@ -187,11 +201,6 @@ static void blkgen_close_devices(struct blkgen_job *job)
 			blkgen_bdev_close(&job->wl_run[i]->dev);
 }
 
-static const char *wl_name(struct blkgen_workload *wl)
-{
-	return config_item_name(&wl->group.cg_item);
-}
-
 /* Open a workload's device and fit its pattern to it. */
 static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
@@ -203,13 +212,14 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	int ret;
 
 	if (!wl->device[0]) {
-		blkgen_job_set_error(job, "%s: no device set", wl_name(wl));
+		blkgen_job_set_error(job, "%s: no device set",
+				     blkgen_wl_name(wl));
 		return -EINVAL;
 	}
 	if (write && !wl->allow_write) {
 		blkgen_job_set_error(job,
 				     "%s: rdpct %u writes to %s but allow_write is 0",
-				     wl_name(wl), wl->rdpct, wl->device);
+				     blkgen_wl_name(wl), wl->rdpct, wl->device);
 		return -EPERM;
 	}
 	/*
@@ -222,10 +232,10 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	if (ret) {
 		if (ret == -EBUSY)
 			blkgen_job_set_error(job, "%s: %s is in use (EBUSY)",
-					     wl_name(wl), wl->device);
+					     blkgen_wl_name(wl), wl->device);
 		else
 			blkgen_job_set_error(job, "%s: cannot open %s (%s)",
-					     wl_name(wl), wl->device,
+					     blkgen_wl_name(wl), wl->device,
 					     blkgen_errno_name(ret));
 		wl->dev.bdev = NULL;
 		return ret;
@@ -233,20 +243,20 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	bdev = wl->dev.bdev;
 	if (write && bdev_read_only(bdev)) {
 		blkgen_job_set_error(job, "%s: %s is read-only (EROFS)",
-				     wl_name(wl), wl->device);
+				     blkgen_wl_name(wl), wl->device);
 		return -EROFS;
 	}
 	if (wl->polled && !blkgen_bdev_can_poll(bdev)) {
 		blkgen_job_set_error(job,
 				     "%s: %s has no poll queues (EOPNOTSUPP)",
-				     wl_name(wl), wl->device);
+				     blkgen_wl_name(wl), wl->device);
 		return -EOPNOTSUPP;
 	}
 	/* Polled bios are submitted with REQ_NOWAIT (worker.c). */
 	if (wl->polled && !bdev_nowait(bdev)) {
 		blkgen_job_set_error(job,
 				     "%s: %s cannot queue I/O without waiting, which polling needs (EOPNOTSUPP)",
-				     wl_name(wl), wl->device);
+				     blkgen_wl_name(wl), wl->device);
 		return -EOPNOTSUPP;
 	}
 
@@ -264,24 +274,27 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	case BLKGEN_PAT_LBS:
 		blkgen_job_set_error(job,
 				     "%s: bs %s is not a multiple of %s's logical block size %u",
-				     wl_name(wl), wl->bs_str, wl->device, lbs);
+				     blkgen_wl_name(wl), wl->bs_str, wl->device,
+				     lbs);
 		return -EINVAL;
 	case BLKGEN_PAT_BEYOND:
 		blkgen_job_set_error(job,
 				     "%s: range %s ends beyond %s (%llu bytes)",
-				     wl_name(wl), wl->range_str, wl->device,
+				     blkgen_wl_name(wl), wl->range_str,
+				     wl->device,
 				     (unsigned long long)bdev_nr_bytes(bdev));
 		return -EINVAL;
 	case BLKGEN_PAT_ZONE:
 		blkgen_job_set_error(job,
 				     "%s: a zone of distribution %s is narrower than the %u-byte alignment on %s",
-				     wl_name(wl), wl->dist_str,
+				     blkgen_wl_name(wl), wl->dist_str,
 				     wl->pattern.align, wl->device);
 		return -EINVAL;
 	default:
 		blkgen_job_set_error(job,
 				     "%s: range %s of %s holds no %u-byte I/O",
-				     wl_name(wl), wl->range_str, wl->device,
+				     blkgen_wl_name(wl), wl->range_str,
+				     wl->device,
 				     wl->pattern.max_size);
 		return -EINVAL;
 	}
@@ -295,14 +308,14 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	if (wl->polled && chunk && wl->replay) {
 		blkgen_job_set_error(job,
 				     "%s: %s has %u-byte I/O boundaries that a replayed trace would cross: replay it without polled (EINVAL)",
-				     wl_name(wl), wl->device, chunk);
+				     blkgen_wl_name(wl), wl->device, chunk);
 		return -EINVAL;
 	}
 	if (wl->polled && chunk &&
 	    (wl->bs.nr > 1 || chunk % wl->pattern.max_size)) {
 		blkgen_job_set_error(job,
 				     "%s: %s has %u-byte I/O boundaries: polled I/O needs one size that divides them, not %s (EINVAL)",
-				     wl_name(wl), wl->device, chunk,
+				     blkgen_wl_name(wl), wl->device, chunk,
 				     wl->bs_str);
 		return -EINVAL;
 	}
@@ -312,7 +325,7 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	     bdev_max_segments(bdev))) {
 		blkgen_job_set_error(job,
 				     "%s: polled I/O of %u bytes is above the largest %s takes unsplit (%u bytes, %u segments) (EINVAL)",
-				     wl_name(wl), wl->pattern.max_size,
+				     blkgen_wl_name(wl), wl->pattern.max_size,
 				     wl->device,
 				     queue_max_bytes(bdev_get_queue(bdev)),
 				     bdev_max_segments(bdev));
@@ -373,7 +386,7 @@ static int blkgen_job_check_rate(struct blkgen_job *job)
 					 0, 0, 1)) {
 			blkgen_job_set_error(job,
 					     "%s: rate_iops %llu is too low to split over %u workers (EINVAL)",
-					     wl_name(wl),
+					     blkgen_wl_name(wl),
 					     (unsigned long long)job->rate_iops,
 					     active);
 			return -EINVAL;
@@ -522,6 +535,11 @@ int blkgen_job_start(struct blkgen_job *job)
 	}
 	atomic_set(&job->nr_active, job->nr_workers);
 	job->run_gen++;
+	/* The run's references: given up at the end of finish_work. */
+	kobject_get(&job->kobj);
+	for (i = 0; i < job->nr_wl_run; i++)
+		kobject_get(&job->wl_run[i]->kobj);
+	atomic_inc(&blkgen_nr_runs);
 	mutex_lock(&blkgen_running_lock);
 	list_add_tail(&job->running_node, &blkgen_running);
 	mutex_unlock(&blkgen_running_lock);
@@ -556,7 +574,7 @@ out_unlock:
 void blkgen_job_worker_done(struct blkgen_job *job)
 {
 	if (atomic_dec_and_test(&job->nr_active))
-		schedule_work(&job->finish_work);
+		queue_work(blkgen_wq, &job->finish_work);
 }
 
 /*
@@ -566,7 +584,9 @@ void blkgen_job_worker_done(struct blkgen_job *job)
  * before the tasks they wake are released, then free the slots and close
  * the devices (releasing exclusive claims) before the state says so. The
  * job leaves the running list first, so the hotplug callback no longer
- * touches its workers.
+ * touches its workers. Workloads removed meanwhile leave the run's results
+ * in the same transition; the run's references go last (the job's may be
+ * the last one: its release frees the job, this work with it).
  */
 static void blkgen_job_finish_work(struct work_struct *work)
 {
@@ -580,9 +600,14 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	list_del_init(&job->running_node);
 	mutex_unlock(&blkgen_running_lock);
 	synchronize_rcu();
-	mutex_lock(&job->lock);
-	/* The flush work may wake the workers: it goes first. */
+	/*
+	 * The flush work may wake the workers: it goes first, and without
+	 * job->lock (a flush in flight on a slow device would hold up every
+	 * reader of the results, and an rmdir under configfs's mutex with
+	 * them). While the state reads running nothing changes job->wl_run.
+	 */
 	blkgen_verify_run_end(job);
+	mutex_lock(&job->lock);
 	blkgen_replay_run_end(job);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_stop(job->workers[i]);
@@ -603,7 +628,18 @@ static void blkgen_job_finish_work(struct work_struct *work)
 		job->state = BLKGEN_DONE;
 	job->ended_gen = job->run_gen;
 	wake_up_all(&job->ended_wq);
+	for (i = 0; i < job->nr_wl_run; i++) {
+		struct blkgen_workload *wl = job->wl_run[i];
+
+		if (wl->dropped)
+			job->wl_run[i] = NULL;
+		/* Never the last reference to a workload still in configfs. */
+		kobject_put(&wl->kobj);
+	}
 	mutex_unlock(&job->lock);
+	kobject_put(&job->kobj);
+	if (atomic_dec_and_test(&blkgen_nr_runs))
+		wake_up_all(&blkgen_runs_wq);
 }
 
 /**
@@ -624,8 +660,8 @@ void blkgen_job_wake_workers(struct blkgen_job *job)
  *
  * Workers stop issuing and drain; the run ends in finish_work.
  *
- * Return: the generation to pass to blkgen_job_wait_ended(), 0 if the job
- * does not run.
+ * Return: the run's generation (job->ended_gen reaches it when the run
+ * is torn down), 0 if the job does not run.
  */
 u64 blkgen_job_stop_locked(struct blkgen_job *job)
 {
@@ -641,35 +677,7 @@ u64 blkgen_job_stop_locked(struct blkgen_job *job)
 }
 
 /**
- * blkgen_job_wait_ended() - Wait until run @gen has been torn down.
- * @job: the job, job->lock not held
- * @gen: from blkgen_job_stop_locked(); 0 returns at once
- *
- * A later run started meanwhile is not waited for.
- */
-void blkgen_job_wait_ended(struct blkgen_job *job, u64 gen)
-{
-	if (gen)
-		wait_event(job->ended_wq, READ_ONCE(job->ended_gen) >= gen);
-}
-
-/**
- * blkgen_job_stop() - Stop a running job and wait for its in-flight I/O.
- * @job: the job; nothing happens unless it runs
- * Context: process context, job->lock not held.
- */
-void blkgen_job_stop(struct blkgen_job *job)
-{
-	u64 gen;
-
-	mutex_lock(&job->lock);
-	gen = blkgen_job_stop_locked(job);
-	mutex_unlock(&job->lock);
-	blkgen_job_wait_ended(job, gen);
-}
-
-/**
- * blkgen_job_stop_killable() - blkgen_job_stop(), for a user's write.
+ * blkgen_job_stop_killable() - Stop a running job, wait for its I/O.
  * @job: the job; nothing happens unless it runs
  *
  * A device that takes long to complete what is in flight (a slow or hung
@@ -726,29 +734,41 @@ static int blkgen_cpu_offline(unsigned int cpu)
 }
 
 /**
- * blkgen_job_hotplug_init() - Watch for CPUs of running jobs going offline.
+ * blkgen_jobs_init() - The runs' workqueue; watch for CPUs of running jobs
+ * going offline.
  * Context: module load.
  * Return: 0 or a negative errno.
  */
-int blkgen_job_hotplug_init(void)
+int blkgen_jobs_init(void)
 {
 	int ret;
 
+	blkgen_wq = alloc_workqueue("blkgen", WQ_UNBOUND, 0);
+	if (!blkgen_wq)
+		return -ENOMEM;
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
 					"block/blkgen:online", NULL,
 					blkgen_cpu_offline);
-	if (ret < 0)
+	if (ret < 0) {
+		destroy_workqueue(blkgen_wq);
 		return ret;
+	}
 	blkgen_cpuhp_state = ret;
 	return 0;
 }
 
 /**
- * blkgen_job_hotplug_exit() - Undo blkgen_job_hotplug_init().
- * Context: module unload (no job exists).
+ * blkgen_jobs_exit() - Undo blkgen_jobs_init() once every run has ended.
+ *
+ * Removed jobs' runs may still be draining (a slow device's I/O in
+ * flight): wait for them to end, then for their finish_work to return.
+ *
+ * Context: module unload (configfs holds no job any more).
  */
-void blkgen_job_hotplug_exit(void)
+void blkgen_jobs_exit(void)
 {
+	wait_event(blkgen_runs_wq, !atomic_read(&blkgen_nr_runs));
+	destroy_workqueue(blkgen_wq);
 	cpuhp_remove_state_nocalls(blkgen_cpuhp_state);
 }
 

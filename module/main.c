@@ -20,19 +20,19 @@ static int __init blkgen_init(void)
 	if (ret)
 		return ret;
 
-	ret = blkgen_job_hotplug_init();
+	ret = blkgen_jobs_init();
 	if (ret)
 		goto out_sysfs_exit;
 
 	ret = blkgen_configfs_init();
 	if (ret)
-		goto out_hotplug_exit;
+		goto out_jobs_exit;
 
 	pr_info("loaded\n");
 	return 0;
 
-out_hotplug_exit:
-	blkgen_job_hotplug_exit();
+out_jobs_exit:
+	blkgen_jobs_exit();
 out_sysfs_exit:
 	blkgen_sysfs_exit();
 	return ret;
@@ -41,7 +41,7 @@ out_sysfs_exit:
 static void __exit blkgen_exit(void)
 {
 	blkgen_configfs_exit();
-	blkgen_job_hotplug_exit();
+	blkgen_jobs_exit();
 	blkgen_sysfs_exit();
 	pr_info("unloaded\n");
 }

@@ -88,7 +88,7 @@ static int blkgen_replay_alloc(struct blkgen_workload *wl)
  */
 int blkgen_replay_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
-	const char *name = config_item_name(&wl->group.cg_item);
+	const char *name = blkgen_wl_name(wl);
 	int ret;
 
 	if (wl->replay == BLKGEN_REPLAY_OFF)
@@ -149,11 +149,28 @@ void blkgen_replay_run_start(struct blkgen_job *job)
 }
 
 /**
+ * blkgen_replay_release() - The workload is removed: release writers
+ *	waiting for room (one would hold up the removal of its sysfs
+ *	directory until the run ends). The run may still consume: the ring
+ *	stays live, so that no writer resets it under the worker.
+ * @wl: the workload, job->lock held
+ *
+ * Without the ring's lock: a writer may hold it while it waits for room,
+ * and wakes on this (EPIPE).
+ */
+void blkgen_replay_release(struct blkgen_workload *wl)
+{
+	if (wl->replay == BLKGEN_REPLAY_OFF)
+		return;
+	WRITE_ONCE(wl->rp.ended, true);
+	wake_up_all(&wl->rp.space_wq);
+}
+
+/**
  * blkgen_replay_run_end() - The run no longer consumes: release writers.
  * @job: the job, job->lock held, its workers done
  *
- * Without the ring's lock: a writer may hold it while it waits for room,
- * and wakes on this.
+ * Without the ring's lock, as blkgen_replay_release().
  */
 void blkgen_replay_run_end(struct blkgen_job *job)
 {
@@ -263,14 +280,19 @@ ssize_t blkgen_replay_write(struct blkgen_workload *wl, const char *buf,
 		u32 room = blkgen_replay_room(rp), k, i;
 
 		if (!room) {
-			/* Pairs with run_end: not live means ended, or idle. */
-			if (!smp_load_acquire(&rp->live)) {
+			/*
+			 * Pairs with run_end: not live means ended, or idle;
+			 * ended while live, the workload is being removed.
+			 */
+			if (!smp_load_acquire(&rp->live) ||
+			    READ_ONCE(rp->ended)) {
 				ret = READ_ONCE(rp->ended) ? -EPIPE : -ENOSPC;
 				break;
 			}
 			ret = wait_event_interruptible(rp->space_wq,
 						       blkgen_replay_room(rp) ||
-						       !READ_ONCE(rp->live));
+						       !READ_ONCE(rp->live) ||
+						       READ_ONCE(rp->ended));
 			if (ret)
 				break;
 			continue;

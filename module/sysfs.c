@@ -86,9 +86,13 @@ bool blkgen_sysfs_job_file(const char *name)
 	return false;
 }
 
+/* The last reference: configfs's, or a run's at its very end. */
 static void blkgen_job_kobj_release(struct kobject *kobj)
 {
-	kfree(kobj_to_job(kobj));
+	struct blkgen_job *job = kobj_to_job(kobj);
+
+	blkgen_job_destroy(job);
+	kfree(job);
 }
 
 static const struct kobj_type blkgen_job_ktype = {

@@ -36,11 +36,6 @@ MODULE_PARM_DESC(verify_max_mb,
 
 #define SECTORS_PER_PAGE	(PAGE_SIZE / BLKGEN_SECTOR)
 
-static const char *wl_name(struct blkgen_workload *wl)
-{
-	return config_item_name(&wl->group.cg_item);
-}
-
 /**
  * blkgen_verify_init() - Build the CRC tables; use the CPU's CRC-32C
  * instruction where it has one.
@@ -82,7 +77,7 @@ static int blkgen_verify_table(struct blkgen_job *job,
 	if (vt->ent && vt->loaded && vt->filled != vt->nr) {
 		blkgen_job_set_error(job,
 				     "%s: the loaded verify table has %llu of its %llu entries (EINVAL)",
-				     wl_name(wl), vt->filled, vt->nr);
+				     blkgen_wl_name(wl), vt->filled, vt->nr);
 		return -EINVAL;
 	}
 	if (vt->ent && vt->start == p->start && vt->nr == nr &&
@@ -91,29 +86,31 @@ static int blkgen_verify_table(struct blkgen_job *job,
 	if (vt->ent && vt->loaded) {
 		blkgen_job_set_error(job,
 				     "%s: the loaded verify table covers %llu blocks of %u bytes from %llu on a %llu-byte device; the workload has %llu of %u from %llu on %llu (EINVAL)",
-				     wl_name(wl), vt->nr, vt->block, vt->start,
-				     vt->dev_bytes, nr, p->align, p->start,
-				     dev_bytes);
+				     blkgen_wl_name(wl), vt->nr, vt->block,
+				     vt->start, vt->dev_bytes, nr, p->align,
+				     p->start, dev_bytes);
 		return -EINVAL;
 	}
 	if (job->mode == BLKGEN_MODE_VERIFY) {
 		blkgen_job_set_error(job,
 				     "%s: no generation table to verify against: run with verify=1 first, or load WL/verify_table (EINVAL)",
-				     wl_name(wl));
+				     blkgen_wl_name(wl));
 		return -EINVAL;
 	}
 	blkgen_verify_drop(wl);
 	if (nr > (u64)verify_max_mb << 20) {
 		blkgen_job_set_error(job,
 				     "%s: verify needs a %llu MiB generation table (one byte per %u bytes of the range), above verify_max_mb=%u (ENOMEM)",
-				     wl_name(wl), DIV_ROUND_UP_ULL(nr, 1 << 20),
+				     blkgen_wl_name(wl),
+				     DIV_ROUND_UP_ULL(nr, 1 << 20),
 				     p->align, verify_max_mb);
 		return -ENOMEM;
 	}
 	if (blkgen_mem_charge(nr)) {
 		blkgen_job_set_error(job,
 				     "%s: verify needs a %llu MiB generation table, and blkgen holds %llu MiB of max_memory_mb=%llu (ENOMEM)",
-				     wl_name(wl), DIV_ROUND_UP_ULL(nr, 1 << 20),
+				     blkgen_wl_name(wl),
+				     DIV_ROUND_UP_ULL(nr, 1 << 20),
 				     blkgen_mem_used() >> 20,
 				     blkgen_mem_limit() >> 20);
 		return -ENOMEM;
@@ -123,7 +120,7 @@ static int blkgen_verify_table(struct blkgen_job *job,
 		blkgen_mem_uncharge(nr);
 		blkgen_job_set_error(job,
 				     "%s: no memory for a %llu-byte generation table (ENOMEM)",
-				     wl_name(wl), nr);
+				     blkgen_wl_name(wl), nr);
 		return -ENOMEM;
 	}
 	vt->nr = nr;
@@ -154,7 +151,7 @@ int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 	    (wl->replay ? !wl->allow_write : wl->rdpct == 100)) {
 		blkgen_job_set_error(job,
 				     "%s: flush_ms needs a workload that writes (rdpct below 100; a replay: allow_write=1) (EINVAL)",
-				     wl_name(wl));
+				     blkgen_wl_name(wl));
 		return -EINVAL;
 	}
 	if (!wl->verify)
@@ -163,7 +160,8 @@ int blkgen_verify_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 		if (p->bs.size[i] % p->align) {
 			blkgen_job_set_error(job,
 					     "%s: verify needs every size of bs %s to be a multiple of the smallest (%u) (EINVAL)",
-					     wl_name(wl), wl->bs_str, p->align);
+					     blkgen_wl_name(wl), wl->bs_str,
+					     p->align);
 			return -EINVAL;
 		}
 	}
@@ -200,7 +198,8 @@ int blkgen_verify_check_overlap(struct blkgen_job *job)
 				continue;
 			blkgen_job_set_error(job,
 					     "%s and %s overlap on %s: a verifying workload needs its range to itself (EINVAL)",
-					     wl_name(a), wl_name(b), a->device);
+					     blkgen_wl_name(a),
+					     blkgen_wl_name(b), a->device);
 			return -EINVAL;
 		}
 	}
@@ -398,7 +397,7 @@ static void blkgen_vreport(void *ctx, const struct blkgen_mismatch *m)
 	if (job->verify_fatal && m->cls != BLKGEN_V_UNFLUSHED)
 		blkgen_job_fail(job,
 				"%s: verify: %s data at %llu (expected generation %u, found %u)",
-				wl_name(wl), blkgen_vclass_name(m->cls),
+				blkgen_wl_name(wl), blkgen_vclass_name(m->cls),
 				m->sector << SECTOR_SHIFT, m->expected,
 				m->found);
 }
@@ -486,7 +485,7 @@ static void blkgen_flush_fn(struct work_struct *work)
 	ret = blkdev_issue_flush(wl->dev.bdev);
 	if (ret) {
 		blkgen_job_fail(job, "%s: %s: a flush failed (%s)",
-				wl_name(wl), wl->device,
+				blkgen_wl_name(wl), wl->device,
 				blkgen_errno_name(ret));
 		return;
 	}
@@ -536,7 +535,8 @@ void blkgen_verify_run_start(struct blkgen_job *job)
 
 /**
  * blkgen_verify_run_end() - Stop the periodic flushes (before devices close).
- * @job: the job, job->lock held
+ * @job: the job, its workers done, job->lock not held (a flush in flight
+ *	is waited for)
  */
 void blkgen_verify_run_end(struct blkgen_job *job)
 {

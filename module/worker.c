@@ -437,7 +437,7 @@ static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
 	if (r->rec.op == BLKGEN_TRACE_WRITE && !wl->allow_write) {
 		blkgen_job_fail(r->w->job,
 				"%s: the trace writes (record %llu) but allow_write is 0",
-				wl->group.cg_item.ci_name,
+				blkgen_wl_name(wl),
 				(unsigned long long)wl->rp.head + 1);
 		r->issuing = false;
 		return false;
@@ -584,7 +584,7 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 
 			blkgen_job_fail(r->w->job,
 					"%s: %s: %d I/O errors in a row (last %s)",
-					wl->group.cg_item.ci_name,
+					blkgen_wl_name(wl),
 					wl->device, BLKGEN_MAX_ERRORS,
 					blkgen_errno_name(err));
 		}
@@ -885,7 +885,7 @@ static void blkgen_retry(struct blkgen_worker *w)
 		} else if (now - s->again_ns > BLKGEN_AGAIN_NS) {
 			blkgen_job_fail(w->job,
 					"%s: %s: a polled I/O was refused for %llu s (EAGAIN)",
-					r->wl->group.cg_item.ci_name,
+					blkgen_wl_name(r->wl),
 					r->wl->device,
 					BLKGEN_AGAIN_NS / NSEC_PER_SEC);
 		}

@@ -364,8 +364,10 @@ uint64_t cfs_dev_bytes(const char *dev)
 }
 
 /*
- * Remove JOB (configfs) with its workloads; the module stops it if it
- * runs. 0 or a negative errno.
+ * Remove JOB (configfs) with its workloads. A running job is stopped
+ * first, waiting for its I/O in flight: rmdir would only ask it to stop
+ * and return, and its devices would stay open a while after. 0 or a
+ * negative errno.
  */
 int cfs_remove_job(const char *job)
 {
@@ -376,6 +378,8 @@ int cfs_remove_job(const char *job)
 	    snprintf(dir, sizeof(dir), "%s/%s/workloads", cfs_root(), job) >=
 	    (int)sizeof(dir))
 		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s/state", cfs_root(), job);
+	cfs_write(path, "stop");	/* a job that does not run: no-op */
 	n = cfs_list(dir, &names);
 	if (n < 0)
 		return n;
