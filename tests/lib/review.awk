@@ -3,13 +3,16 @@
 # review.json (json-c's pretty layout) to one line per workload:
 # NAME<TAB>TITLE<TAB>MAX(0|1)<TAB>POINTS<TAB>PEAK_IOPS<TAB>PEAK_MB/S<TAB>PEAK_MEAN_NS<TAB>PEAK_P99_NS
 # <TAB>PEAK_RESP_MEAN_NS<TAB>PEAK_DEPTH<TAB>KNEE_PCT (-1: none)<TAB>MAX_ELAPSED_MS
-# (the peak's MEAN and P99 are service times, RESP the response time)
+# <TAB>MAX_SVC_MAX_NS
+# (the peak's MEAN and P99 are service times, RESP the response time;
+# the last, the maximum run's slowest service time)
 # for the review tests (busybox awk, no JSON tool in the VM).
 function flush() {
 	if (name != "")
-		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%g\t%.0f\n", name, title, max, pts,
-			piops, pbw / 1e6, pmean, pp99, presp, pdepth, knee, melapsed
-	name = ""; title = ""; max = 0; pts = 0; piops = pbw = pmean = pp99 = presp = pdepth = knee = melapsed = -1
+		printf "%s\t%s\t%d\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%g\t%.0f\t%.0f\n", name, title, max, pts,
+			piops, pbw / 1e6, pmean, pp99, presp, pdepth, knee, melapsed, mslow
+	name = ""; title = ""; max = 0; pts = 0; inclat = 0
+	piops = pbw = pmean = pp99 = presp = pdepth = knee = melapsed = mslow = -1
 }
 /^    \{/ { flush(); sec = "" }
 /^      "name": ?/ { name = $0; sub(/^[^:]*: ?"/, "", name); sub(/",?$/, "", name) }
@@ -21,6 +24,9 @@ function flush() {
 sec == "points" && /^          "target_pct": ?/ { pts++ }
 function val() { v = $0; sub(/^[^:]*: ?/, "", v); sub(/,$/, "", v); return v + 0 }
 sec == "max" && /^        "elapsed_ms": ?/ { melapsed = val() }
+sec == "max" && /^        "clat_ns": ?\{/ { inclat = 1 }
+sec == "max" && /^        \}/ { inclat = 0 }
+sec == "max" && inclat && /^          "max": ?/ { mslow = val() }
 sec == "peak" && /^        "iops": ?/ { piops = val() }
 sec == "peak" && /^        "bw_bytes": ?/ { pbw = val() }
 sec == "peak" && /^        "lat_mean_ns": ?/ { pmean = val() }
