@@ -633,7 +633,10 @@ static void blkgen_job_finish_work(struct work_struct *work)
 
 		if (wl->dropped)
 			job->wl_run[i] = NULL;
-		/* Never the last reference to a workload still in configfs. */
+		/*
+		 * A dropped workload's last reference: its release frees it
+		 * here, taking no lock. Else configfs still holds it.
+		 */
 		kobject_put(&wl->kobj);
 	}
 	mutex_unlock(&job->lock);
