@@ -148,44 +148,44 @@ void blkgen_replay_run_start(struct blkgen_job *job)
 	}
 }
 
+/*
+ * Release writers waiting for room (EPIPE). The run that consumed the ring
+ * ended: it is no longer live either. Without the ring's lock: a writer
+ * may hold it while it waits, and wakes on this.
+ */
+static void blkgen_replay_end(struct blkgen_workload *wl, bool run_ended)
+{
+	if (wl->replay == BLKGEN_REPLAY_OFF)
+		return;
+	WRITE_ONCE(wl->rp.ended, true);
+	if (run_ended)	/* a writer that sees the run gone sees it ended */
+		smp_store_release(&wl->rp.live, false);
+	wake_up_all(&wl->rp.space_wq);
+}
+
 /**
  * blkgen_replay_release() - The workload is removed: release writers
  *	waiting for room (one would hold up the removal of its sysfs
  *	directory until the run ends). The run may still consume: the ring
  *	stays live, so that no writer resets it under the worker.
  * @wl: the workload, job->lock held
- *
- * Without the ring's lock: a writer may hold it while it waits for room,
- * and wakes on this (EPIPE).
  */
 void blkgen_replay_release(struct blkgen_workload *wl)
 {
-	if (wl->replay == BLKGEN_REPLAY_OFF)
-		return;
-	WRITE_ONCE(wl->rp.ended, true);
-	wake_up_all(&wl->rp.space_wq);
+	blkgen_replay_end(wl, false);
 }
 
 /**
  * blkgen_replay_run_end() - The run no longer consumes: release writers.
  * @job: the job, job->lock held, its workers done
- *
- * Without the ring's lock, as blkgen_replay_release().
  */
 void blkgen_replay_run_end(struct blkgen_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->nr_wl_run; i++) {
-		struct blkgen_workload *wl = job->wl_run[i];
-
-		if (!wl || wl->replay == BLKGEN_REPLAY_OFF)
-			continue;
-		WRITE_ONCE(wl->rp.ended, true);
-		/* A writer that sees the run gone sees it ended. */
-		smp_store_release(&wl->rp.live, false);
-		wake_up_all(&wl->rp.space_wq);
-	}
+	for (i = 0; i < job->nr_wl_run; i++)
+		if (job->wl_run[i])
+			blkgen_replay_end(job->wl_run[i], true);
 }
 
 /**

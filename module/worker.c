@@ -762,15 +762,16 @@ static void blkgen_poll(struct blkgen_worker *w)
 static void blkgen_worker_wait(struct blkgen_worker *w)
 {
 	u64 due = w->open ? blkgen_next_due(w) : U64_MAX;
-	u64 now, wake = U64_MAX;
+	u64 wake = U64_MAX;
 
 	if (w->polled_inflight || w->nr_retry > w->nr_parked)
 		return;
-	now = ktime_get_ns();
 	/* Only parked slots to retry: look at them again after park_ns. */
 	if (w->nr_parked)
-		wake = now + w->park_ns;
+		wake = ktime_get_ns() + w->park_ns;
 	if (due != U64_MAX) {
+		u64 now = ktime_get_ns();
+
 		if (due <= now)
 			return;
 		if (due - now <= w->spin_ns && due <= wake) {
