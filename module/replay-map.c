@@ -69,7 +69,7 @@ u64 blkgen_replay_due(u64 t0, u64 t_ns, u32 speed)
 
 /**
  * blkgen_parse_speed() - Parse replay_speed: a percent ("100", "12.5",
- *	"250.25%"), up to two decimals, from 0.01% to 10000%.
+ *	"250.25%"), up to two decimals, from 0.01% to 1000000%.
  * @s: NUL-terminated string
  * @speed: result in units of 0.01%, unchanged on error
  * Return: 0 or -1.

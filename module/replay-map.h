@@ -10,9 +10,12 @@
 #include "pattern.h"
 #include "../uapi/linux/blkgen.h"
 
-/* replay_speed in 0.01%: 100% (as traced), and at most 10000% */
+/*
+ * replay_speed in 0.01%: 100% (as traced), and at most 1000000% (10000
+ * times: a fast drive's maximum over a trace of a few hundred IOPS)
+ */
 #define BLKGEN_SPEED_ONE	10000
-#define BLKGEN_SPEED_MAX	(10000 * BLKGEN_SPEED_ONE / 100)
+#define BLKGEN_SPEED_MAX	(1000000ULL * BLKGEN_SPEED_ONE / 100)
 
 /* blkgen_replay_map() flags: what the mapping changed. */
 #define BLKGEN_MAP_REMAPPED	1	/* offset moved into the range */

@@ -4,7 +4,7 @@
  * list, each point's target by vdbench's rounding (up to 10 IOPS, up to
  * 100 above 1000), and what a point sets in the profile: the job's
  * rate_iops, or over a trace the replay speed that runs the trace's own
- * rate at the target (clamped to replay_speed's 0.01-10000%).
+ * rate at the target (clamped to replay_speed's 0.01-1000000%).
  */
 #include <string.h>
 
@@ -82,9 +82,13 @@ int main(void)
 	      get(&p.wl[0], "replay"), get(&p.wl[0], "replay_speed"), sp);
 	CHECK(!profile_get(&p.job, "rate_iops") || !strcmp(get(&p.job, "rate_iops"), "0"),
 	      "a trace's point sets no rate_iops: %s", get(&p.job, "rate_iops"));
-	sp = curve_set_target(&p, 20000000, 1000);
-	CHECK(sp == 10000 && !strcmp(get(&p.wl[0], "replay_speed"), "10000.00"),
-	      "clamped at 10000%%: %s", get(&p.wl[0], "replay_speed"));
+	/* 150 times the trace's own rate: above the old 10000% cap */
+	sp = curve_set_target(&p, 150000, 1000);
+	CHECK(sp == 15000 && !strcmp(get(&p.wl[0], "replay_speed"), "15000.00"),
+	      "150000 IOPS of a 1000 IOPS trace: %s", get(&p.wl[0], "replay_speed"));
+	sp = curve_set_target(&p, 20000000, 1);
+	CHECK(sp == 1000000 && !strcmp(get(&p.wl[0], "replay_speed"), "1000000.00"),
+	      "clamped at 1000000%%: %s", get(&p.wl[0], "replay_speed"));
 	sp = curve_set_target(&p, 0, 1000000000);
 	CHECK(sp == 0.01 && !strcmp(get(&p.wl[0], "replay_speed"), "0.01"),
 	      "clamped at 0.01%%: %s", get(&p.wl[0], "replay_speed"));

@@ -4,7 +4,7 @@
  * it fits and is aligned; else taken modulo the range, aligned down and
  * moved back from the end; sizes rounded up to the logical block and
  * clipped to the largest bs, each change flagged); its due time scales
- * with replay_speed; the speed parser takes 0.01% to 10000%.
+ * with replay_speed; the speed parser takes 0.01% to 1000000%.
  */
 #include "replay-map.h"
 #include "unit.h"
@@ -61,6 +61,9 @@ static void test_due(void)
 	CHECK(blkgen_replay_due(1000, 5000, 2 * BLKGEN_SPEED_ONE) == 3500, "2x");
 	CHECK(blkgen_replay_due(0, 1000000, 1000) == 10000000, "10%%");
 	CHECK(blkgen_replay_due(0, 3, 3 * BLKGEN_SPEED_ONE) == 1, "3x");
+	/* 10000x: a second of trace in 100 us */
+	CHECK(blkgen_replay_due(5, 1000000000, BLKGEN_SPEED_MAX) == 100005,
+	      "10000x");
 	CHECK(blkgen_replay_due(10, ~0ULL, 1) == ~0ULL, "beyond u64");
 	/* 30 days of trace at 0.01%: 259e15 ns, no overflow on the way */
 	CHECK(blkgen_replay_due(0, 2592000000000000ULL / 10000, 1) ==
@@ -72,7 +75,8 @@ static void test_speed(void)
 	static const struct { const char *s; int rc; u32 v; } t[] = {
 		{ "100", 0, 10000 }, { "12.5", 0, 1250 }, { "250.25%", 0, 25025 },
 		{ "0.01", 0, 1 }, { "10000", 0, 1000000 }, { "1", 0, 100 },
-		{ "0", -1 }, { "0.00", -1 }, { "10000.01", -1 }, { "", -1 },
+		{ "1000000", 0, 100000000 }, { "15000.5", 0, 1500050 },
+		{ "0", -1 }, { "0.00", -1 }, { "1000000.01", -1 }, { "", -1 },
 		{ "1.", -1 }, { ".5", -1 }, { "1.234", -1 }, { "-1", -1 },
 		{ "12345678", -1 }, { "50x", -1 }, { "%", -1 },
 	};

@@ -1361,7 +1361,7 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (blkgen_parse_speed(speed, &sp)) {
-		fprintf(stderr, "blkgenctl: --speed %s: a percent from 0.01 to 10000 (100: as traced)\n",
+		fprintf(stderr, "blkgenctl: --speed %s: a percent from 0.01 to 1000000 (100: as traced)\n",
 			speed);
 		return EXIT_USAGE;
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "profile.h"
+#include "replay-map.h"
 #include "run.h"
 
 /* "10-120,10" (from-to,step) or "10,50,70,80,90,100"; percent values. */
@@ -74,7 +75,8 @@ double curve_set_target(struct profile *p, uint64_t target, double trace_iops)
 		return 0;
 	}
 	sp = target / trace_iops * 100;
-	sp = sp < 0.01 ? 0.01 : sp > 10000 ? 10000 : sp;
+	sp = sp < 0.01 ? 0.01 : sp > BLKGEN_SPEED_MAX / 100.0 ?
+		BLKGEN_SPEED_MAX / 100.0 : sp;
 	snprintf(buf, sizeof(buf), "%.2f", sp);
 	profile_put(&p->wl[0], "replay", "timed", 0);
 	profile_put(&p->wl[0], "replay_speed", buf, 0);
