@@ -80,6 +80,9 @@ JSON
 	for w in 64k-seq-read-32 vdi-lc-boot; do
 		cp "$dir/points/$w/100.json" "$dir/points/$w/max.json"
 	done
+	# the VDI trace scaled to the drive: its desktops, a point's speed
+	sed -i '1s/^{ /{ "desktops": 235, /' "$dir/points/vdi-lc-boot/max.json"
+	sed -i '1s/^{ /{ "desktops": 235, "replay_speed_pct": 98.5, /' "$dir/points/vdi-lc-boot/100.json"
 }
 
 mk_review "$tmp/a" "Drive A" 1
@@ -95,6 +98,13 @@ if [ "$(cut -f1,3,4,5,6 "$tmp/a.tsv" | tr '\t\n' ' ')" = \
 	ok "review.json: each workload's maximum, its 3 points and its peak; complete"
 else
 	notok "review.json: $(tr '\t\n' ' |' < "$tmp/a.tsv")"
+fi
+if [ "$(awk -F'\t' '$1 == "vdi-lc-boot" { print $14, $15, $16 }' "$tmp/a.tsv")" = "235 98.5 10000" ] &&
+   [ "$(awk -F'\t' '$1 == "4k-random-read-128" { print $14, $15 }' "$tmp/a.tsv")" = "-1 -1" ] &&
+   grep -qF "a StorageReview-style VDI trace of 235 desktops (blkgenctl vdi" "$tmp/a/summary.md"; then
+	ok "a VDI workload: its trace's desktops in review.json and summary.md, the 100% point's speed"
+else
+	notok "VDI desktops: $(grep -F 'StorageReview-style' "$tmp/a/summary.md") $(awk -F'\t' '{ print $1, $14, $15, $16 }' "$tmp/a.tsv")"
 fi
 for want in \
 	"| 4K random read (128) | 748,510 | 3,066 | 170 us | 420 us |" \

@@ -130,6 +130,8 @@ int cmd_curve(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_trace_stats(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+/* the most desktops a VDI trace models */
+#define VDI_MAX_DESKTOPS	100000
 int cmd_vdi(int argc, char **argv);
 
 /* cmd-file.c */

@@ -22,7 +22,6 @@
 #include "blkgenctl.h"
 #include "pattern.h"
 
-#define VDI_MAX_DESKTOPS	100000
 #define VDI_ALIGN		4096
 
 /* One phase of the model; the figures and their sources: vdi.rst. */

@@ -246,7 +246,7 @@ static json_object *load_part(const char *file, const char *what,
 /* review.json from DIR's plan, precondition and points. */
 static json_object *collect(const char *dir, char *err, size_t len)
 {
-	char file[4200], e[4096];
+	char file[4200], e[4096], src[600];
 	json_object *root, *wls, *pc, *missing;
 	char what[300];
 	struct suite s;
@@ -286,13 +286,21 @@ static json_object *collect(const char *dir, char *err, size_t len)
 		json_object_object_add(w, "name", json_object_new_string(en->name));
 		json_object_object_add(w, "title", json_object_new_string(en->title));
 		json_object_object_add(w, "unit", json_object_new_string(en->mbps ? "mbps" : "iops"));
-		json_object_object_add(w, "source", json_object_new_string(
-			en->note[0] ? en->note : en->vdi_clone[0] ?
-			"a StorageReview-style VDI trace (blkgenctl vdi, Documentation/vdi.rst), not StorageReview's own" :
-			""));
 		snprintf(file, sizeof(file), "%s/points/%s/max.json", dir, en->name);
 		snprintf(what, sizeof(what), "%s maximum", en->name);
 		max = load_part(file, what, missing);
+		if (en->note[0]) {
+			snprintf(src, sizeof(src), "%s", en->note);
+		} else if (en->vdi_clone[0]) {
+			/* its desktops: the suite's, scaled to the drive */
+			snprintf(what, sizeof(what), " of %llu desktops",
+				 (unsigned long long)json_object_get_uint64(get(max, "desktops")));
+			snprintf(src, sizeof(src), "a StorageReview-style VDI trace%s (blkgenctl vdi, Documentation/vdi.rst), not StorageReview's own",
+				 get(max, "desktops") ? what : "");
+		} else {
+			src[0] = 0;
+		}
+		json_object_object_add(w, "source", json_object_new_string(src));
 		json_object_object_add(w, "max", max);
 		for (k = 0; k < alen(want) && n < 64; k++) {
 			double pct = json_object_get_double(json_object_array_get_idx(want, k));

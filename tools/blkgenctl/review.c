@@ -13,7 +13,8 @@
  * DIR/precondition.json          what was done, the steady-state rounds
  * DIR/points/WL/max.json         the unthrottled (or as-fast-as-possible) run
  * DIR/points/WL/PCT.json         each curve point
- * DIR/traces/WL.csv, WL.prof     a VDI workload's generated trace
+ * DIR/points/WL/probe-Nd.json    a VDI workload's trace of N desktops as fast as possible
+ * DIR/traces/WL-Nd.csv, .prof    a VDI workload's generated trace of N desktops
  * DIR/review.json, summary.md, index.html
  */
 #include <errno.h>
@@ -58,6 +59,8 @@ struct review {
 	int failed;		/* runs whose job failed */
 	time_t t0;
 	double est_run;		/* seconds a run takes, for the ETA */
+	unsigned int desktops;	/* the VDI trace's of the workload running */
+	bool probing;		/* a VDI trace's run: not a point of the total */
 };
 
 static const char *review_usage =
@@ -376,6 +379,15 @@ static int run_point(struct review *rv, struct profile *p,
 	result_free(&r);
 	if (!pt)
 		return EXIT_FAIL;
+	if (rv->desktops) {
+		const char *sp = profile_get(&p->wl[0], "replay_speed");
+
+		json_object_object_add(pt, "desktops",
+				       json_object_new_uint64(rv->desktops));
+		if (target && sp)
+			json_object_object_add(pt, "replay_speed_pct",
+					       json_object_new_double(strtod(sp, NULL)));
+	}
 	*iops = json_object_get_double(json_object_object_get(pt, "iops"));
 	if (review_save_json(file, pt)) {
 		fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", file,
@@ -386,7 +398,7 @@ static int run_point(struct review *rv, struct profile *p,
 	if (ret == EXIT_FAIL) {
 		rv->failed++;
 		fprintf(stderr, "review: that run failed (saved with its error; --resume runs it again)\n");
-	} else {
+	} else if (!rv->probing) {
 		rv->done++;
 	}
 	json_object_put(pt);
@@ -441,16 +453,20 @@ static int region_pct(const struct review *rv)
 	return atoi(rv->region);
 }
 
-/* A VDI workload: its trace (generated once, the same every time) and profile. */
+/*
+ * A VDI workload's trace of @desktops desktops (generated once, the same
+ * every time: DIR/traces/WL-Nd.csv) and its profile (WL-Nd.prof).
+ */
 static int vdi_profile(struct review *rv, const struct suite_entry *e,
-		       char *prof, size_t len)
+		       unsigned int desktops, char *prof, size_t len)
 {
 	char trace[4200], size[32], desk[16], secs[16];
 	uint64_t bytes = cfs_dev_bytes(rv->dev) / 100 * region_pct(rv);
 	FILE *f;
 
-	snprintf(trace, sizeof(trace), "%s/traces/%s.csv", rv->dir, e->name);
-	snprintf(prof, len, "%s/traces/%s.prof", rv->dir, e->name);
+	snprintf(trace, sizeof(trace), "%s/traces/%s-%ud.csv", rv->dir, e->name,
+		 desktops);
+	snprintf(prof, len, "%s/traces/%s-%ud.prof", rv->dir, e->name, desktops);
 	if (access(trace, F_OK)) {
 		char tmp[4300];
 		char *argv[] = { "vdi", "--clone", (char *)e->vdi_clone,
@@ -458,7 +474,7 @@ static int vdi_profile(struct review *rv, const struct suite_entry *e,
 				 desk, "--size", size, "--secs", secs, "-O", tmp,
 				 NULL };
 
-		snprintf(desk, sizeof(desk), "%u", rv->suite.desktops);
+		snprintf(desk, sizeof(desk), "%u", desktops);
 		snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
 		snprintf(secs, sizeof(secs), "%u", rv->point_secs);
 		snprintf(tmp, sizeof(tmp), "%s/traces", rv->dir);
@@ -471,17 +487,114 @@ static int vdi_profile(struct review *rv, const struct suite_entry *e,
 	f = fopen(prof, "w");
 	if (!f)
 		return EXIT_FAIL;
-	fprintf(f, "# %s: a StorageReview-style VDI trace (Documentation/vdi.rst)\n"
+	fprintf(f, "# %s: a StorageReview-style VDI trace of %u desktops (Documentation/vdi.rst)\n"
 		"[job]\nduration_ms = 0\n\n[workload %s]\ntrace = %s\ndepth = 32\n",
-		e->title, e->name, trace);
+		e->title, desktops, e->name, trace);
 	return fclose(f) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* The most desktops a region holds: 1 MiB each, beside linked clones' replica. */
+static unsigned int vdi_most(const struct review *rv)
+{
+	uint64_t n = cfs_dev_bytes(rv->dev) / 100 * region_pct(rv) / 100 * 92 >> 20;
+
+	return n > VDI_MAX_DESKTOPS ? VDI_MAX_DESKTOPS : (unsigned int)n;
+}
+
+/*
+ * Load a VDI workload's profile @p: its trace, scaled to the drive, and
+ * its maximum. The suite's desktops make a first trace, replayed as fast
+ * as possible (DIR/points/WL/probe-Nd.json). A drive that takes a trace
+ * k times faster than traced gets one of k times the desktops (as many as
+ * the region holds), replayed as fast as possible again, up to
+ * VDI_ROUNDS traces: a short trace's run is mostly its start and its
+ * drain, so the first k is low. The last trace's run is the maximum
+ * (max.json), and the points replay its storm near its own speed, each
+ * lasting about --point-secs; at the suite's desktops a fast drive's
+ * points replayed a short trace hundreds of times faster than traced,
+ * for a fraction of a second each. *@desktops: the trace's (0: a run
+ * failed, the curve waits for --resume); *@trace_iops: its own rate.
+ */
+#define VDI_ROUNDS	4
+#define VDI_NEAR	1.25	/* the maximum within 1.25 x the trace's rate */
+
+static int vdi_load(struct review *rv, const struct suite_entry *e,
+		    struct run_opts *o, struct profile *p,
+		    unsigned int *desktops, double *trace_iops)
+{
+	unsigned int n = rv->suite.desktops, most = vdi_most(rv);
+	char prof[4200], file[4200], name[32];
+	double iops, k = 0;
+	json_object *pt;
+	int ret, f0, round;
+
+	for (round = 1; ; round++) {
+		ret = vdi_profile(rv, e, n, prof, sizeof(prof));
+		if (ret) {
+			fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
+				e->name, rv->dir, strerror(errno));
+			return ret;
+		}
+		ret = run_load(prof, p, o);
+		if (ret)
+			return ret;
+		/* Ten intervals a point: the knee compares their halves. */
+		put_ms(&p->job, "interval_ms", rv->point_secs * 100.0);
+		if (curve_trace_rate(p, trace_iops) || !*trace_iops)
+			return EXIT_USAGE;
+		*desktops = n;
+
+		snprintf(name, sizeof(name), "probe-%ud", n);
+		point_path(file, sizeof(file), rv, e->name, name);
+		iops = saved_iops(file);
+		if (iops < 0) {
+			say(rv, "%s: maximum: the trace of %u desktops as fast as possible (%u of at most %d)",
+			    e->title, n, round, VDI_ROUNDS);
+			curve_set_max(p, *trace_iops);
+			f0 = rv->failed;
+			rv->probing = true;
+			ret = run_point(rv, p, o, file, 0, 0, &iops);
+			rv->probing = false;
+			if (ret)
+				return ret;
+			if (rv->failed > f0) {
+				*desktops = 0;
+				return EXIT_OK;
+			}
+		}
+		k = iops / *trace_iops;
+		if (round == VDI_ROUNDS || k <= VDI_NEAR || n >= most ||
+		    ceil(n * k) <= n)
+			break;
+		n = ceil(n * k) > most ? most : (unsigned int)ceil(n * k);
+		profile_free(p);
+		memset(p, 0, sizeof(*p));
+	}
+	if (k > VDI_NEAR)
+		fprintf(stderr, "review: %s: the drive takes %u desktops %.2f times faster than traced%s\n",
+			e->title, n, k, n >= most ?
+			" (the region holds no more, at 1 MiB a desktop)" : "");
+	/* That last run is the maximum. */
+	point_path(prof, sizeof(prof), rv, e->name, "max");
+	if (saved_iops(prof) < 0) {
+		pt = json_object_from_file(file);
+		if (!pt || review_save_json(prof, pt)) {
+			fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", prof,
+				strerror(errno));
+			json_object_put(pt);
+			return EXIT_FAIL;
+		}
+		json_object_put(pt);
+		rv->done++;
+	}
+	return EXIT_OK;
 }
 
 static int run_entry(struct review *rv, const struct suite_entry *e)
 {
 	struct run_opts o = { .quiet = rv->quiet, .allow_write = true,
 			      .said_overwrite = true, .ops = &print_normal_ops };
-	char file[4200], prof[4200], range[32], rate[32], name[32];
+	char file[4200], range[32], rate[32], name[32];
 	struct profile p = { 0 };
 	double max, trace_iops = 0, iops;
 	uint64_t target;
@@ -497,27 +610,24 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 		o.sets[o.nr_sets++] = e->sets[i];
 	snprintf(range, sizeof(range), "range=0%%-%d%%", region_pct(rv));
 	o.sets[o.nr_sets++] = range;
+	rv->desktops = 0;
 	if (e->vdi_clone[0]) {
-		ret = vdi_profile(rv, e, prof, sizeof(prof));
-		if (ret) {
-			fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
-				e->name, rv->dir, strerror(errno));
-			return ret;
+		ret = vdi_load(rv, e, &o, &p, &rv->desktops, &trace_iops);
+		if (ret)
+			goto out;
+		if (!rv->desktops) {
+			fprintf(stderr, "review: %s: its trace not scaled, so no maximum and no curve: they wait for --resume\n",
+				e->title);
+			goto out;
 		}
 	} else {
-		snprintf(prof, sizeof(prof), "%s", e->profile);
-	}
-	ret = run_load(prof, &p, &o);
-	if (ret)
-		goto out;
-	/* Ten intervals a point: the knee compares their halves. */
-	put_ms(&p.job, "interval_ms", rv->point_secs * 100.0);
-	if (!e->vdi_clone[0]) {
+		ret = run_load(e->profile, &p, &o);
+		if (ret)
+			goto out;
+		/* Ten intervals a point: the knee compares their halves. */
+		put_ms(&p.job, "interval_ms", rv->point_secs * 100.0);
 		put_ms(&p.job, "duration_ms", rv->point_secs * 1000.0);
 		put_ms(&p.job, "warmup_ms", rv->point_secs * 1000.0 / 6);
-	} else if (curve_trace_rate(&p, &trace_iops) || !trace_iops) {
-		ret = EXIT_USAGE;
-		goto out;
 	}
 
 	point_path(file, sizeof(file), rv, e->name, "max");
