@@ -15,8 +15,9 @@
 /*
  * A table entry: bits 0-4 the generation (0 never written, 1 ..
  * BLKGEN_GEN_MAX, BLKGEN_GEN_UNKNOWN after a failed write), bits 5-6 the
- * flush epoch of its last commit (0: a completed flush covers it), bit 7
- * set while an I/O holds the block.
+ * flush epoch of its last commit (0: a completed flush covers it; for an
+ * unknown block, where its next generation starts instead:
+ * blkgen_ent_unknown()), bit 7 set while an I/O holds the block.
  */
 #define BLKGEN_VT_GEN		0x1f
 #define BLKGEN_VT_TAG		0x60
@@ -27,6 +28,31 @@
 static inline u32 blkgen_gen_next(u32 gen)
 {
 	return gen >= BLKGEN_GEN_MAX || gen == 0 ? 1 : gen + 1;
+}
+
+/*
+ * The entry of a block whose content is unknown (a failed write of
+ * generation @newest, or a torn block a power cut left): its next write
+ * takes the first of 1, 9, 17 and 25 after @newest, kept in bits 5-6, so
+ * that nothing the block may hold (@newest and older) reads as that
+ * write's, and a lost one reads stale. Restarting at 1 let a failed write
+ * of 1 that landed pass for a later write of 1 that was lost.
+ */
+static inline u8 blkgen_ent_unknown(u32 newest)
+{
+	u32 h = newest ? ((newest - 1) / 8 + 1) & 3 : 0;
+
+	return BLKGEN_GEN_UNKNOWN | h << BLKGEN_VT_TAG_SHIFT;
+}
+
+/* The generation the next write of a block with entry @ent carries. */
+static inline u32 blkgen_ent_next(u8 ent)
+{
+	u32 gen = ent & BLKGEN_VT_GEN;
+
+	if (gen == BLKGEN_GEN_UNKNOWN)
+		return 1 + 8 * ((ent & BLKGEN_VT_TAG) >> BLKGEN_VT_TAG_SHIFT);
+	return blkgen_gen_next(gen);
 }
 
 /* What a read found, per block; OK is no mismatch. */

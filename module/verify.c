@@ -281,8 +281,7 @@ void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
 	u64 sector = (vt->start >> SECTOR_SHIFT) + blk * spb;
 
 	for (i = 0; i < nr; i++) {
-		u32 gen = blkgen_gen_next(READ_ONCE(vt->ent[blk + i]) &
-					  BLKGEN_VT_GEN);
+		u32 gen = blkgen_ent_next(READ_ONCE(vt->ent[blk + i]));
 
 		for (j = 0; j < spb; j++)
 			blkgen_stamp_fill(blkgen_sector_addr(pages,
@@ -325,13 +324,13 @@ void blkgen_verify_unstamp(struct blkgen_vtable *vt, struct page **pages,
 void blkgen_verify_commit(struct blkgen_vtable *vt, u64 blk, u32 nr, bool ok)
 {
 	u8 tag = READ_ONCE(vt->cur_tag), old, new;
-	u32 i;
+	u32 i, gen;
 
 	for (i = 0; i < nr; i++) {
 		do {
 			old = READ_ONCE(vt->ent[blk + i]);
-			new = ok ? blkgen_gen_next(old & BLKGEN_VT_GEN) | tag :
-				   BLKGEN_GEN_UNKNOWN | tag;
+			gen = blkgen_ent_next(old);	/* as stamped */
+			new = ok ? gen | tag : blkgen_ent_unknown(gen);
 		} while (cmpxchg(&vt->ent[blk + i], old, new) != old);
 	}
 }
@@ -357,12 +356,13 @@ static void blkgen_vsettle(struct blkgen_vtable *vt,
 			   const struct blkgen_mismatch *m)
 {
 	u64 b = div_u64((m->sector << SECTOR_SHIFT) - vt->start, vt->block);
-	u8 old;
+	u8 old, settle = m->settle == BLKGEN_GEN_UNKNOWN ?
+			 blkgen_ent_unknown(m->expected) : m->settle;
 
 	do {
 		old = READ_ONCE(vt->ent[b]);
 	} while (cmpxchg(&vt->ent[b], old,
-			 (old & BLKGEN_VT_BUSY) | m->settle) != old);
+			 (old & BLKGEN_VT_BUSY) | settle) != old);
 }
 
 static void blkgen_vreport(void *ctx, const struct blkgen_mismatch *m)
@@ -450,8 +450,10 @@ static void blkgen_verify_sweep(struct blkgen_vtable *vt, u8 keep)
 	for (b = 0; b < vt->nr; b++) {
 		do {
 			old = READ_ONCE(vt->ent[b]);
+			/* an unknown block: bits 5-6 its next generation */
 			if (!(old & BLKGEN_VT_TAG) ||
-			    (old & BLKGEN_VT_TAG) == keep)
+			    (old & BLKGEN_VT_TAG) == keep ||
+			    (old & BLKGEN_VT_GEN) == BLKGEN_GEN_UNKNOWN)
 				break;
 		} while (cmpxchg(&vt->ent[b], old,
 				 old & ~BLKGEN_VT_TAG) != old);

@@ -269,5 +269,33 @@ int main(void)
 
 	CHECK(blkgen_gen_next(BLKGEN_GEN_MAX) == 1 && blkgen_gen_next(0) == 1 &&
 	      blkgen_gen_next(7) == 8, "gen_next");
+
+	/*
+	 * After a failed write of generation x the block holds x or what it
+	 * held (x's predecessor, or nothing): the next write's generation is
+	 * neither, and a read of either after it is lost finds it stale.
+	 */
+	for (gen = 1; gen <= BLKGEN_GEN_MAX; gen++) {
+		u8 e = blkgen_ent_unknown(gen);
+		u32 next = blkgen_ent_next(e), prev = gen - 1;
+
+		CHECK((e & BLKGEN_VT_GEN) == BLKGEN_GEN_UNKNOWN &&
+		      !(e & BLKGEN_VT_BUSY), "failed write of %u: entry %#x", gen, e);
+		CHECK(next >= 1 && next <= BLKGEN_GEN_MAX && next != gen &&
+		      next != prev && (next + BLKGEN_GEN_MAX - gen) % BLKGEN_GEN_MAX <= 8,
+		      "failed write of %u: the next write is %u", gen, next);
+		/* the failed write landed, the next was lost; or neither */
+		for (bad = 0; bad < 2 && (!bad || prev); bad++) {
+			fresh(ent, bad ? prev : gen);
+			memset(ent, next, sizeof(ent));
+			CHECK(check(ent, false, &checked) == NB &&
+			      got[0].cls == BLKGEN_V_STALE &&
+			      got[0].expected == next &&
+			      got[0].found == (bad ? prev : gen),
+			      "a lost write of %u over %u: %s", next,
+			      bad ? prev : gen, blkgen_vclass_name(got[0].cls));
+		}
+	}
+	CHECK(blkgen_ent_next(blkgen_ent_unknown(0)) == 1, "an unknown never-written block: 1");
 	return t_exit("stamp");
 }

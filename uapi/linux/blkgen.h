@@ -102,7 +102,8 @@ struct blkgen_stamp {
  * WL/verify_table: this header, then one byte per block of the range
  * (bits 0-4 the generation: 0 never written, 1 .. 30, 31 unknown after a
  * failed write; bits 5-6 the flush epoch, 0 once a completed flush covers
- * the block's last write; bit 7 unused in the file).
+ * the block's last write, or for an unknown block where its next generation
+ * starts: 1 + 8 x bits 5-6; bit 7 unused in the file).
  */
 #define BLKGEN_VTABLE_MAGIC	0x5447424b	/* "KBGT" little-endian */
 #define BLKGEN_VTABLE_VERSION	1
