@@ -6,8 +6,8 @@
 # <TAB>MAX_SVC_MAX_NS<TAB>DESKTOPS<TAB>SPEED_100<TAB>ELAPSED_100_MS
 # (the peak's MEAN and P99 are service times, RESP the response time;
 # MAX_SVC_MAX_NS the maximum run's slowest service time; then a VDI
-# trace's desktops and the 100% point's replay speed (percent) and length,
-# -1 where there are none)
+# maximum's desktops and the 100% point's replay speed (percent), -1
+# where there are none, and the 100% point's length)
 # for the review tests (busybox awk, no JSON tool in the VM).
 function flush() {
 	if (name != "")

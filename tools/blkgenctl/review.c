@@ -502,6 +502,47 @@ static unsigned int vdi_most(const struct review *rv)
 }
 
 /*
+ * A VDI workload's maximum: a copy of its last trace's run @from, unless
+ * max.json holds a finished run over @desktops already (0: @from failed;
+ * a maximum of another trace, from a blkgenctl before the scaling, is
+ * replaced, not mixed with these points).
+ */
+static int copy_point(struct review *rv, const struct suite_entry *e,
+		      const char *from, unsigned int desktops)
+{
+	char to[4200];
+	json_object *pt;
+	int ret = EXIT_OK;
+	bool had;
+
+	point_path(to, sizeof(to), rv, e->name, "max");
+	had = saved_iops(to) >= 0;	/* counted by saved_points() */
+	if (desktops && had) {
+		pt = json_object_from_file(to);
+		if (pt && json_object_get_uint64(json_object_object_get(pt, "desktops")) == desktops) {
+			json_object_put(pt);
+			return EXIT_OK;
+		}
+		json_object_put(pt);
+	}
+	pt = json_object_from_file(from);
+	if (!pt) {
+		fprintf(stderr, "blkgenctl: review: cannot read %s: %s\n", from,
+			json_util_get_last_err());
+		return EXIT_FAIL;
+	}
+	if (review_save_json(to, pt)) {
+		fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", to,
+			strerror(errno));
+		ret = EXIT_FAIL;
+	} else {
+		rv->done += !!desktops - had;
+	}
+	json_object_put(pt);
+	return ret;
+}
+
+/*
  * Load a VDI workload's profile @p: its trace, scaled to the drive, and
  * its maximum. The suite's desktops make a first trace, replayed as fast
  * as possible (DIR/points/WL/probe-Nd.json). A drive that takes a trace
@@ -525,7 +566,6 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 	unsigned int n = rv->suite.desktops, most = vdi_most(rv);
 	char prof[4200], file[4200], name[32];
 	double iops, k = 0;
-	json_object *pt;
 	int ret, f0, round;
 
 	for (round = 1; ; round++) {
@@ -548,7 +588,7 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 		point_path(file, sizeof(file), rv, e->name, name);
 		iops = saved_iops(file);
 		if (iops < 0) {
-			say(rv, "%s: maximum: the trace of %u desktops as fast as possible (%u of at most %d)",
+			say(rv, "%s: maximum: the trace of %u desktops as fast as possible (%d of at most %d)",
 			    e->title, n, round, VDI_ROUNDS);
 			curve_set_max(p, *trace_iops);
 			f0 = rv->failed;
@@ -558,35 +598,56 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 			if (ret)
 				return ret;
 			if (rv->failed > f0) {
+				/* the report shows the maximum failed, with why */
 				*desktops = 0;
-				return EXIT_OK;
+				return copy_point(rv, e, file, 0);
 			}
 		}
 		k = iops / *trace_iops;
-		if (round == VDI_ROUNDS || k <= VDI_NEAR || n >= most ||
-		    ceil(n * k) <= n)
+		if (round == VDI_ROUNDS || k <= VDI_NEAR || n >= most)
 			break;
 		n = ceil(n * k) > most ? most : (unsigned int)ceil(n * k);
 		profile_free(p);
-		memset(p, 0, sizeof(*p));
 	}
 	if (k > VDI_NEAR)
 		fprintf(stderr, "review: %s: the drive takes %u desktops %.2f times faster than traced%s\n",
 			e->title, n, k, n >= most ?
 			" (the region holds no more, at 1 MiB a desktop)" : "");
 	/* That last run is the maximum. */
-	point_path(prof, sizeof(prof), rv, e->name, "max");
-	if (saved_iops(prof) < 0) {
-		pt = json_object_from_file(file);
-		if (!pt || review_save_json(prof, pt)) {
-			fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", prof,
-				strerror(errno));
-			json_object_put(pt);
-			return EXIT_FAIL;
-		}
-		json_object_put(pt);
-		rv->done++;
+	return copy_point(rv, e, file, n);
+}
+
+/*
+ * A VDI point at @pct of the maximum: the storm of that share of the
+ * maximum's @desktops (as many as the region holds), in @p, replayed near
+ * its own speed, so that every point lasts about --point-secs (one trace
+ * replayed slower for the lower points ran 10 times longer at 10%).
+ * *@trace_iops: its own rate.
+ */
+static int vdi_point(struct review *rv, const struct suite_entry *e,
+		     struct run_opts *o, struct profile *p,
+		     unsigned int desktops, double pct, double *trace_iops)
+{
+	double want = ceil(desktops * pct / 100 - 0.5);
+	unsigned int n = want < 1 ? 1 : want > vdi_most(rv) ?
+			 vdi_most(rv) : (unsigned int)want;
+	char prof[4200];
+	int ret;
+
+	profile_free(p);
+	ret = vdi_profile(rv, e, n, prof, sizeof(prof));
+	if (ret) {
+		fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
+			e->name, rv->dir, strerror(errno));
+		return ret;
 	}
+	ret = run_load(prof, p, o);
+	if (ret)
+		return ret;
+	put_ms(&p->job, "interval_ms", rv->point_secs * 100.0);
+	if (curve_trace_rate(p, trace_iops) || !*trace_iops)
+		return EXIT_USAGE;
+	rv->desktops = n;
 	return EXIT_OK;
 }
 
@@ -597,6 +658,7 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 	char file[4200], range[32], rate[32], name[32];
 	struct profile p = { 0 };
 	double max, trace_iops = 0, iops;
+	unsigned int desktops = 0;	/* the VDI maximum's */
 	uint64_t target;
 	int i, ret, f0;
 
@@ -615,7 +677,8 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 		ret = vdi_load(rv, e, &o, &p, &rv->desktops, &trace_iops);
 		if (ret)
 			goto out;
-		if (!rv->desktops) {
+		desktops = rv->desktops;
+		if (!desktops) {
 			fprintf(stderr, "review: %s: its trace not scaled, so no maximum and no curve: they wait for --resume\n",
 				e->title);
 			goto out;
@@ -655,8 +718,15 @@ static int run_entry(struct review *rv, const struct suite_entry *e)
 			continue;
 		target = curve_target((uint64_t)(max + 0.5), rv->pct[i]);
 		snprintf(rate, sizeof(rate), "%llu", (unsigned long long)target);
+		if (desktops) {
+			ret = vdi_point(rv, e, &o, &p, desktops, rv->pct[i],
+					&trace_iops);
+			if (ret)
+				goto out;
+		}
 		curve_set_target(&p, target, trace_iops);
-		say(rv, "%s: %g%% of %.0f = %s IOPS", e->title, rv->pct[i], max, rate);
+		say(rv, "%s: %g%% of %.0f = %s IOPS%s", e->title, rv->pct[i], max,
+		    rate, desktops ? " (a storm of that share of the desktops)" : "");
 		ret = run_point(rv, &p, &o, file, rv->pct[i], target, &iops);
 		if (ret)
 			goto out;
