@@ -550,11 +550,11 @@ static int copy_point(struct review *rv, const struct suite_entry *e,
  * the region holds), replayed as fast as possible again, up to
  * VDI_ROUNDS traces: a short trace's run is mostly its start and its
  * drain, so the first k is low. The last trace's run is the maximum
- * (max.json), and the points replay its storm near its own speed, each
- * lasting about --point-secs; at the suite's desktops a fast drive's
- * points replayed a short trace hundreds of times faster than traced,
- * for a fraction of a second each. *@desktops: the trace's (0: a run
- * failed, the curve waits for --resume); *@trace_iops: its own rate.
+ * (max.json), over about --point-secs (vdi_point() makes each point's
+ * trace); at the suite's desktops a fast drive's maximum lasted a
+ * fraction of a second, and its points ran up to 100 times faster than
+ * traced. *@desktops: the trace's (0: a run failed, the curve waits for
+ * --resume); *@trace_iops: its own rate.
  */
 #define VDI_ROUNDS	4
 #define VDI_NEAR	1.25	/* the maximum within 1.25 x the trace's rate */
