@@ -26,6 +26,7 @@
 #include <linux/completion.h>
 #include <linux/configfs.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/kobject.h>
 #include <linux/llist.h>
 #include <linux/math64.h>
@@ -345,6 +346,7 @@ static inline const char *blkgen_wl_name(const struct blkgen_workload *wl)
  * @seed: PRNG seed, 0 = random per run
  * @mode: what a start does (enum blkgen_mode)
  * @verify_fatal: the first verify mismatch fails the run
+ * @start_at: CLOCK_REALTIME ns of the run's start, 0 = at once
  * @state: enum blkgen_state
  * @error: why the run failed, empty if it did not
  * @error_set: bit 0 set once @error is claimed (the first reason wins)
@@ -374,6 +376,10 @@ static inline const char *blkgen_wl_name(const struct blkgen_workload *wl)
  * @ival_cap: interval records shown per workload in this run (the rings
  *	hold one more, the one a worker may be writing)
  * @record: latencies are recorded in this run (module parameter latency)
+ * @armed: the run waits for @start_at (state shows "armed"); cleared once,
+ *	by @start_timer, with a release after the run's times are set
+ * @start_timer: an absolute CLOCK_REALTIME timer at @start_at: sets the
+ *	run's times and wakes the workers
  */
 struct blkgen_job {
 	struct config_group group;
@@ -394,6 +400,7 @@ struct blkgen_job {
 	u64 seed;
 	enum blkgen_mode mode;
 	bool verify_fatal;
+	u64 start_at;
 
 	enum blkgen_state state;
 	char error[BLKGEN_ERR_MAX];
@@ -421,6 +428,8 @@ struct blkgen_job {
 	u64 interval_ns;
 	u32 ival_cap;
 	bool record;
+	bool armed;
+	struct hrtimer start_timer;
 };
 
 /**
@@ -442,6 +451,7 @@ blkgen_ival_slot(const struct blkgen_stats *st, u64 index)
 int blkgen_configfs_init(void);
 void blkgen_configfs_exit(void);
 const char *blkgen_state_name(enum blkgen_state state);
+const char *blkgen_job_state_name(struct blkgen_job *job);
 
 /* job.c */
 int blkgen_job_init(struct blkgen_job *job);
@@ -458,6 +468,8 @@ void blkgen_job_fail(struct blkgen_job *job, const char *fmt, ...)
 void blkgen_job_worker_done(struct blkgen_job *job);
 void blkgen_job_wake_workers(struct blkgen_job *job);
 u64 blkgen_job_elapsed_ms(struct blkgen_job *job);
+void blkgen_job_real_times(struct blkgen_job *job, u64 *started, u64 *ended);
+int blkgen_start_at_check(u64 start_at, u64 now);
 const char *blkgen_errno_name(int err);
 
 /* worker.c */
@@ -468,6 +480,7 @@ u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index, u64 *io);
 unsigned int blkgen_worker_cpu(struct blkgen_worker *w);
 struct task_struct *blkgen_worker_task(struct blkgen_worker *w);
 bool blkgen_worker_drained(struct blkgen_worker *w);
+void blkgen_worker_times(struct blkgen_worker *w, u64 *first, u64 *last);
 void blkgen_worker_free_io(struct blkgen_worker *w);
 void blkgen_worker_destroy(struct blkgen_worker *w);
 void blkgen_worker_wake(struct blkgen_worker *w);

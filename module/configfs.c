@@ -59,6 +59,20 @@ const char *blkgen_state_name(enum blkgen_state state)
 	return blkgen_state_names[state];
 }
 
+/**
+ * blkgen_job_state_name() - A job's state as `state` shows it.
+ * @job: the job
+ * Return: its state's name, or "armed" for a run waiting for start_at.
+ */
+const char *blkgen_job_state_name(struct blkgen_job *job)
+{
+	enum blkgen_state state = READ_ONCE(job->state);
+
+	if (state == BLKGEN_RUNNING && READ_ONCE(job->armed))
+		return "armed";
+	return blkgen_state_name(state);
+}
+
 /* Take job->lock for a configuration change: -EBUSY while running. */
 static int blkgen_lock_idle(struct blkgen_job *job)
 {
@@ -274,11 +288,40 @@ static ssize_t blkgen_job_verify_fatal_store(struct config_item *item,
 }
 CONFIGFS_ATTR(blkgen_job_, verify_fatal);
 
+/*
+ * start_at: the run's start by CLOCK_REALTIME, in ns (0 = at once). A
+ * time in the past or more than a day ahead is refused here and again at
+ * start (with the reason in error).
+ */
+static ssize_t blkgen_job_start_at_show(struct config_item *item, char *page)
+{
+	return snprintf(page, PAGE_SIZE, "%llu\n",
+			to_blkgen_job(item)->start_at);
+}
+
+static ssize_t blkgen_job_start_at_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct blkgen_job *job = to_blkgen_job(item);
+	u64 v;
+	int ret;
+
+	if (kstrtou64(page, 10, &v) ||
+	    blkgen_start_at_check(v, ktime_get_real_ns()))
+		return -EINVAL;
+	ret = blkgen_lock_idle(job);
+	if (ret)
+		return ret;
+	job->start_at = v;
+	mutex_unlock(&job->lock);
+	return count;
+}
+CONFIGFS_ATTR(blkgen_job_, start_at);
+
 static ssize_t blkgen_job_state_show(struct config_item *item, char *page)
 {
-	enum blkgen_state state = READ_ONCE(to_blkgen_job(item)->state);
-
-	return snprintf(page, PAGE_SIZE, "%s\n", blkgen_state_name(state));
+	return snprintf(page, PAGE_SIZE, "%s\n",
+			blkgen_job_state_name(to_blkgen_job(item)));
 }
 
 static ssize_t blkgen_job_state_store(struct config_item *item,
@@ -310,6 +353,7 @@ static struct configfs_attribute *blkgen_job_attrs[] = {
 	&blkgen_job_attr_seed,
 	&blkgen_job_attr_mode,
 	&blkgen_job_attr_verify_fatal,
+	&blkgen_job_attr_start_at,
 	&blkgen_job_attr_state,
 	NULL,
 };

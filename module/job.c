@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * blkgen jobs: the state machine (idle -> running -> done, stopped or
- * failed), validation and device opening at start, worker creation, and
- * the teardown when the last worker is done.
+ * failed; running shows "armed" while a run waits for its start_at),
+ * validation and device opening at start, worker creation, and the
+ * teardown when the last worker is done.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -32,6 +33,7 @@ MODULE_PARM_DESC(latency,
 		 "Record latencies (default 1); 0 counts I/Os only, to measure the cost of recording");
 
 static void blkgen_job_finish_work(struct work_struct *work);
+static enum hrtimer_restart blkgen_job_start_fire(struct hrtimer *timer);
 
 /*
  * Running jobs, for the CPU hotplug callback. A job is on the list from
@@ -148,6 +150,8 @@ int blkgen_job_init(struct blkgen_job *job)
 	INIT_WORK(&job->finish_work, blkgen_job_finish_work);
 	init_waitqueue_head(&job->ended_wq);
 	INIT_LIST_HEAD(&job->running_node);
+	hrtimer_init(&job->start_timer, CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	job->start_timer.function = blkgen_job_start_fire;
 	job->duration_ms = 10000;
 	job->interval_ms = 1000;
 	job->arrival = BLKGEN_ARRIVAL_POISSON;
@@ -428,6 +432,91 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 	return 0;
 }
 
+/* The run's timeline, from its start @t0 (ktime ns). */
+static void blkgen_job_set_times(struct blkgen_job *job, u64 t0)
+{
+	job->t_start = t0;
+	job->t_measure = t0 + job->warmup_ms * NSEC_PER_MSEC;
+	job->t_deadline = job->duration_ms ?
+		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
+	/* A verify pass reads its range once, all of it measured. */
+	if (job->mode == BLKGEN_MODE_VERIFY) {
+		job->t_measure = t0;
+		job->t_deadline = U64_MAX;
+	}
+}
+
+/* start_at as ktime ns, by the clocks' offset now. */
+static u64 blkgen_start_at_mono(struct blkgen_job *job)
+{
+	return job->start_at - ktime_to_ns(ktime_mono_to_real(0));
+}
+
+/*
+ * start_at has come (by CLOCK_REALTIME, however it was set meanwhile):
+ * the run's times count from it, and the workers waiting for it go. The
+ * one write that ends "armed"; finish_work cancels the timer before the
+ * workers are stopped.
+ */
+static enum hrtimer_restart blkgen_job_start_fire(struct hrtimer *timer)
+{
+	struct blkgen_job *job = container_of(timer, struct blkgen_job,
+					      start_timer);
+
+	blkgen_job_set_times(job, blkgen_start_at_mono(job));
+	/* Pairs with the workers' acquire: they see the times set. */
+	smp_store_release(&job->armed, false);
+	blkgen_job_wake_workers(job);
+	return HRTIMER_NORESTART;
+}
+
+#define BLKGEN_START_AT_MAX	(24ULL * 3600 * NSEC_PER_SEC)	/* a day */
+
+/**
+ * blkgen_start_at_check() - Whether a start_at can be waited for.
+ * @start_at: CLOCK_REALTIME ns, 0 for at once
+ * @now: CLOCK_REALTIME ns now
+ * Return: 0, -EINVAL in the past, -ERANGE more than a day ahead.
+ */
+int blkgen_start_at_check(u64 start_at, u64 now)
+{
+	if (!start_at)
+		return 0;
+	if (start_at <= now)
+		return -EINVAL;
+	if (start_at - now > BLKGEN_START_AT_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+/* start_at, checked at start: the reason in job->error. */
+static int blkgen_job_check_start_at(struct blkgen_job *job, u64 t_prep)
+{
+	u64 now = ktime_get_real_ns();
+
+	switch (blkgen_start_at_check(job->start_at, now)) {
+	case -EINVAL:
+		if (t_prep)
+			blkgen_job_set_error(job,
+					     "start_at passed while the run was prepared (%llu ms): give it more lead time (EINVAL)",
+					     div_u64(ktime_get_ns() - t_prep,
+						     NSEC_PER_MSEC));
+		else
+			blkgen_job_set_error(job,
+					     "start_at %llu is %llu ms in the past (EINVAL)",
+					     job->start_at,
+					     div_u64(now - job->start_at,
+						     NSEC_PER_MSEC));
+		return -EINVAL;
+	case -ERANGE:
+		blkgen_job_set_error(job,
+				     "start_at %llu is more than a day ahead (EINVAL)",
+				     job->start_at);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * blkgen_job_start() - Validate, open, allocate and start a run.
  * @job: the job
@@ -437,6 +526,9 @@ static int blkgen_job_size_run(struct blkgen_job *job)
  * nothing open or allocated but the previous results, which are dropped.
  * The move to running is one transition under job->lock, also holding
  * the CPU hotplug lock so that no CPU of the job goes away meanwhile.
+ * With a start_at the run is armed: its workers wait for the start timer,
+ * which sets the run's times from start_at (the interval series and the
+ * arrival schedules count from it).
  *
  * Context: process context (a configfs store); takes job->lock.
  * Return: 0 or a negative errno, also returned to write(2).
@@ -445,7 +537,7 @@ int blkgen_job_start(struct blkgen_job *job)
 {
 	struct blkgen_workload *wl;
 	unsigned int i, cpu;
-	u64 now;
+	u64 t_prep = ktime_get_ns();
 	int ret;
 
 	mutex_lock(&job->lock);
@@ -459,7 +551,11 @@ int blkgen_job_start(struct blkgen_job *job)
 	clear_bit(0, &job->error_set);
 	job->stop = false;
 	job->t_end = 0;
+	WRITE_ONCE(job->armed, false);
 
+	ret = blkgen_job_check_start_at(job, 0);
+	if (ret)
+		goto out_failed;
 	ret = -EINVAL;
 	if (!job->nr_workloads) {
 		blkgen_job_set_error(job, "job has no workloads");
@@ -523,16 +619,13 @@ int blkgen_job_start(struct blkgen_job *job)
 		job->workers[i++] = w;
 	}
 
-	now = ktime_get_ns();
-	job->t_start = now;
-	job->t_measure = now + job->warmup_ms * NSEC_PER_MSEC;
-	job->t_deadline = job->duration_ms ?
-		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
-	/* A verify pass reads its range once, all of it measured. */
-	if (job->mode == BLKGEN_MODE_VERIFY) {
-		job->t_measure = now;
-		job->t_deadline = U64_MAX;
-	}
+	ret = blkgen_job_check_start_at(job, t_prep);
+	if (ret)
+		goto out_cpus;
+	/* Armed: the times as now foreseen; the start timer sets them. */
+	WRITE_ONCE(job->armed, !!job->start_at);
+	blkgen_job_set_times(job, job->start_at ? blkgen_start_at_mono(job) :
+			     ktime_get_ns());
 	atomic_set(&job->nr_active, job->nr_workers);
 	job->run_gen++;
 	/* The run's references: given up at the end of finish_work. */
@@ -548,6 +641,9 @@ int blkgen_job_start(struct blkgen_job *job)
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
 	blkgen_verify_run_start(job);
+	if (job->start_at)
+		hrtimer_start(&job->start_timer, ns_to_ktime(job->start_at),
+			      HRTIMER_MODE_ABS);
 	cpus_read_unlock();
 	mutex_unlock(&job->lock);
 	return 0;
@@ -599,6 +695,8 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	mutex_lock(&blkgen_running_lock);
 	list_del_init(&job->running_node);
 	mutex_unlock(&blkgen_running_lock);
+	/* A run stopped while armed: the timer wakes no worker any more. */
+	hrtimer_cancel(&job->start_timer);
 	synchronize_rcu();
 	/*
 	 * The flush work may wake the workers: it goes first, and without
@@ -620,6 +718,7 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	blkgen_close_devices(job);
 
 	job->t_end = min(now, job->t_deadline);
+	WRITE_ONCE(job->armed, false);
 	if (test_bit(0, &job->error_set))
 		job->state = BLKGEN_FAILED;
 	else if (job->stop)
@@ -791,6 +890,32 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
 		return 0;
 	return div_u64(min(end, job->t_deadline) - job->t_measure,
 		       NSEC_PER_MSEC);
+}
+
+/**
+ * blkgen_job_real_times() - When the run's I/O began and ended, by the wall.
+ * @job: the job, job->lock held
+ * @started: CLOCK_REALTIME ns of the first I/O issued, 0 if none yet
+ * @ended: CLOCK_REALTIME ns when the last worker had accounted its last
+ *	I/O, 0 while the run goes on or if it issued none
+ *
+ * Kept in ktime by the workers, converted by the clocks' offset now.
+ */
+void blkgen_job_real_times(struct blkgen_job *job, u64 *started, u64 *ended)
+{
+	u64 off = ktime_to_ns(ktime_mono_to_real(0));
+	u64 first = U64_MAX, last = 0, f, l;
+	unsigned int i;
+
+	lockdep_assert_held(&job->lock);
+	for (i = 0; i < job->nr_workers; i++) {
+		blkgen_worker_times(job->workers[i], &f, &l);
+		if (f)
+			first = min(first, f);
+		last = max(last, l);
+	}
+	*started = first == U64_MAX ? 0 : first + off;
+	*ended = last && job->state != BLKGEN_RUNNING ? last + off : 0;
 }
 
 /**

@@ -29,9 +29,9 @@ static struct blkgen_workload *kobj_to_wl(struct kobject *kobj)
 static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
-	enum blkgen_state state = READ_ONCE(kobj_to_job(kobj)->state);
+	struct blkgen_job *job = kobj_to_job(kobj);
 
-	return sysfs_emit(buf, "%s\n", blkgen_state_name(state));
+	return sysfs_emit(buf, "%s\n", blkgen_job_state_name(job));
 }
 
 static ssize_t error_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -58,14 +58,45 @@ static ssize_t elapsed_ms_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", (unsigned long long)ms);
 }
 
+/* CLOCK_REALTIME ns of the run's first I/O issued and of its end. */
+static ssize_t blkgen_real_time_show(struct kobject *kobj, char *buf,
+				     bool end)
+{
+	struct blkgen_job *job = kobj_to_job(kobj);
+	u64 started, ended;
+
+	mutex_lock(&job->lock);
+	blkgen_job_real_times(job, &started, &ended);
+	mutex_unlock(&job->lock);
+	return sysfs_emit(buf, "%llu\n",
+			  (unsigned long long)(end ? ended : started));
+}
+
+static ssize_t started_at_ns_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return blkgen_real_time_show(kobj, buf, false);
+}
+
+static ssize_t ended_at_ns_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return blkgen_real_time_show(kobj, buf, true);
+}
+
 static struct kobj_attribute blkgen_attr_state = __ATTR_RO(state);
 static struct kobj_attribute blkgen_attr_error = __ATTR_RO(error);
 static struct kobj_attribute blkgen_attr_elapsed_ms = __ATTR_RO(elapsed_ms);
+static struct kobj_attribute blkgen_attr_started_at_ns =
+	__ATTR_RO(started_at_ns);
+static struct kobj_attribute blkgen_attr_ended_at_ns = __ATTR_RO(ended_at_ns);
 
 static struct attribute *blkgen_job_attrs[] = {
 	&blkgen_attr_state.attr,
 	&blkgen_attr_error.attr,
 	&blkgen_attr_elapsed_ms.attr,
+	&blkgen_attr_started_at_ns.attr,
+	&blkgen_attr_ended_at_ns.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(blkgen_job);

@@ -195,6 +195,8 @@ struct blkgen_wl_run {
  * @nr_retry: slots on @retry
  * @nr_parked: parked slots on @retry
  * @park_ns: the next sleep while only parked slots wait
+ * @t_first: ktime ns of the first I/O issued, 0 before it
+ * @t_last: ktime ns when the last I/O was accounted, 0 before
  * @drained: completed when the worker has accounted its last I/O
  * @nr_wl: entries in @run and @stats
  * @run: per workload state
@@ -217,6 +219,8 @@ struct blkgen_worker {
 	unsigned int nr_retry;
 	unsigned int nr_parked;
 	u64 park_ns;
+	u64 t_first;
+	u64 t_last;
 	struct completion drained;
 	unsigned int nr_wl;
 	struct blkgen_wl_run *run;
@@ -390,6 +394,8 @@ static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	s->inflight = true;
 	s->start_ns = start;
 	s->submit_ns = now;
+	if (unlikely(!r->w->t_first))
+		WRITE_ONCE(r->w->t_first, now);
 	r->w->inflight++;
 	blkgen_choose_submit(r, s);
 	return true;
@@ -976,6 +982,17 @@ static int blkgen_worker_fn(void *data)
 	struct blk_plug plug;
 	unsigned int i, j;
 
+	/* An armed run: the start timer (or a stop) wakes us. */
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		/* Pairs with the timer's release: the run's times are set. */
+		if (!smp_load_acquire(&w->job->armed) ||
+		    READ_ONCE(w->job->stop))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
@@ -1026,6 +1043,8 @@ static int blkgen_worker_fn(void *data)
 		cond_resched();
 	}
 
+	if (w->t_first)
+		WRITE_ONCE(w->t_last, ktime_get_ns());
 	blkgen_backlog(w);
 	blkgen_ival_finish(w);
 	for (i = 0; i < w->nr_wl; i++)
@@ -1333,6 +1352,18 @@ unsigned int blkgen_worker_cpu(struct blkgen_worker *w)
 bool blkgen_worker_drained(struct blkgen_worker *w)
 {
 	return completion_done(&w->drained);
+}
+
+/**
+ * blkgen_worker_times() - When a worker issued its first I/O and was done.
+ * @w: worker of a started run
+ * @first: ktime ns of its first I/O issued, 0 if none yet
+ * @last: ktime ns when it had accounted its last I/O, 0 before then
+ */
+void blkgen_worker_times(struct blkgen_worker *w, u64 *first, u64 *last)
+{
+	*first = READ_ONCE(w->t_first);
+	*last = READ_ONCE(w->t_last);
 }
 
 /**
