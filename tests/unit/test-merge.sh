@@ -101,6 +101,61 @@ if "$ctl" merge <(cat "$r") -o csv > "$tmp/out" 2> "$tmp/err" &&
 else
 	notok "pipe: $(cat "$tmp/err")"
 fi
+# Hosts armed for one start_at (run --start-at): a row each, the start
+# spread, the first and last done, and the time series summed interval
+# by interval (a report without start_at merges without them, as does
+# --force where start times or intervals differ: refused otherwise).
+AT=1796378400000000000
+host() {	# host NAME STARTED_US ENDED_MS [START_AT] [INTERVAL_MS]
+	jq --arg h "$1" --argjson s $((AT + $2 * 1000)) --argjson e $((AT + $3 * 1000000)) \
+	   --argjson a "${4:-$AT}" --argjson l "${5:-500}" \
+	   '.hostname = $h | .kernel = "6.12" | .jobs[0].start_at = $a |
+	    .jobs[0].started_at_ns = $s | .jobs[0].ended_at_ns = $e |
+	    .jobs[0].workloads[0].intervals[0].length_ms = $l' "$r"
+}
+host h1 40 1002 > "$tmp/h1.json"
+host h2 75 1009 > "$tmp/h2.json"
+rc=0
+"$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o json > "$tmp/out" 2> "$tmp/err" || rc=$?
+if [ $rc = 0 ] &&
+   [ "$(jq -c '[.hosts[].hostname, .start_spread_ns, .done.first, .done.last, .hosts[0].ios]' "$tmp/out")" = \
+     '["h1","h2",35000,"h1","h2",4]' ] &&
+   [ "$(jq -c '[.jobs[0].workloads[0].intervals[] | [.read.ios, .read.lat_mean_ns, .read.lat_max_ns]]' "$tmp/out")" = \
+     '[[4,15000,20000],[4,30000,40000]]' ] &&
+   [ "$(jq '.jobs[0].workloads[0].read.ios' "$tmp/out")" = 8 ]; then
+	ok "hosts armed for one start_at: rows, start spread, stragglers, time series summed"
+else
+	notok "armed hosts: exit $rc: $(cat "$tmp/err") $(jq -c '[.hosts, .start_spread_ns, .done]' "$tmp/out")"
+fi
+if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o normal > "$tmp/out" 2>&1 &&
+   grep -q '^hosts: 2, start spread 0.035 ms' "$tmp/out" &&
+   grep -qE '^  h2 +6.12 +0.035 +1008.960 +4$' "$tmp/out"; then
+	ok "text: a line per host, from the earliest first I/O"
+else
+	notok "text hosts: $(cat "$tmp/out")"
+fi
+host h3 10 1000 $((AT + 1000000000)) > "$tmp/h3.json"
+refused "hosts with other start times" "their start times differ: $tmp/h1.json start_at $AT, $tmp/h3.json start_at $((AT + 1000000000))" \
+	"$tmp/h1.json" "$tmp/h3.json"
+host h4 10 1000 "$AT" 1000 > "$tmp/h4.json"
+refused "hosts with other intervals" "their intervals differ: $tmp/h1.json 500 ms, $tmp/h4.json 1000 ms" \
+	"$tmp/h1.json" "$tmp/h4.json"
+rc=0
+"$ctl" merge "$tmp/h1.json" "$tmp/h3.json" --force -o json > "$tmp/out" 2> "$tmp/err" || rc=$?
+if [ $rc = 0 ] && [ "$(jq '.jobs[0].workloads[0].intervals | length' "$tmp/out")" = 0 ] &&
+   jq -r '.jobs[0].error' "$tmp/out" | grep -q "merged with --force: their start times differ"; then
+	ok "--force merges hosts with other start times, without time series"
+else
+	notok "--force start times: exit $rc: $(cat "$tmp/err")"
+fi
+"$ctl" merge "$r" "$tmp/sv.json" -o json > "$tmp/out" 2> "$tmp/err"
+if [ "$(jq '.jobs[0].workloads[0].intervals | length' "$tmp/out")" = 0 ] &&
+   "$ctl" merge "$r" -o json | jq -e '.jobs[0].workloads[0].intervals | length == 2' > /dev/null; then
+	ok "runs without start_at: no time series merged; one report keeps its own"
+else
+	notok "no start_at: $(cat "$tmp/err")"
+fi
+
 # Malformed reports are errors, not crashes.
 echo '{"jobs":{}}' > "$tmp/m1.json"
 echo '{"jobs":[{"workloads":5}]}' > "$tmp/m2.json"

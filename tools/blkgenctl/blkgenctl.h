@@ -59,6 +59,7 @@ int cfs_list(const char *dir, char ***names);
 void cfs_free_list(char **names, int n);
 int cfs_remove_job(const char *job);
 uint64_t cfs_dev_bytes(const char *dev);
+void cfs_device_id(const char *dev, const char *what, char *buf, size_t len);
 
 /* result.c: one job's results as read from sysfs */
 struct dir_result {
@@ -71,6 +72,7 @@ struct dir_result {
 
 struct wl_result {
 	char *name;
+	char device[256];	/* WL/device, "" if unknown */
 	struct dir_result dir[2];	/* 0 read, 1 write */
 	uint64_t errors;
 	uint64_t late_ios;	/* open loop: arrivals that waited for a slot */
@@ -84,13 +86,31 @@ struct wl_result {
 	size_t nr_iv;
 };
 
+/* merge: one report's host, its times and total I/Os */
+struct host_result {
+	char *file;
+	char hostname[128];
+	char kernel[128];
+	uint64_t start_at;	/* its jobs' (all the same), 0 = at once */
+	uint64_t started_at_ns;	/* its earliest first I/O, 0 if unknown */
+	uint64_t ended_at_ns;	/* its latest end, 0 if unknown */
+	uint64_t ios;
+	uint64_t elapsed_ms;
+	uint64_t interval_ms;	/* its time series' interval, 0 if none */
+};
+
 struct job_result {
 	char *name;
 	char state[32];
 	char error[256];
 	uint64_t elapsed_ms;
+	uint64_t start_at;	/* CLOCK_REALTIME ns asked for, 0 = at once */
+	uint64_t started_at_ns;	/* CLOCK_REALTIME ns of the first I/O */
+	uint64_t ended_at_ns;	/* ... when the last I/O was accounted */
 	struct wl_result *wl;
 	int nr_wl;
+	struct host_result *hosts;	/* merge: one per report */
+	int nr_hosts;
 };
 
 int result_load(const char *job, struct job_result *r);
@@ -123,6 +143,7 @@ const struct print_ops *print_ops_arg(const char *fmt);
 struct json_object *print_json_lat(const struct blkgen_lat_hist *h);
 struct json_object *print_json_verify(const struct wl_result *w);
 void print_json_doc(struct json_object *root);
+void json_identity(struct json_object *root);
 
 /* cmd-run.c */
 int cmd_run(int argc, char **argv);

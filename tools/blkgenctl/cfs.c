@@ -364,6 +364,25 @@ uint64_t cfs_dev_bytes(const char *dev)
 }
 
 /*
+ * A device's identity from sysfs (model, serial, firmware_rev): "" where
+ * it has none (null_blk) or @dev is no block device.
+ */
+void cfs_device_id(const char *dev, const char *what, char *buf, size_t len)
+{
+	char path[512], *real = dev ? realpath(dev, NULL) : NULL;
+	const char *name = real ? real : dev ? dev : "";
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	buf[0] = 0;
+	if (*base) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/device/%s",
+			 base, what);
+		cfs_read_text(path, buf, len);
+	}
+	free(real);
+}
+
+/*
  * Remove JOB (configfs) with its workloads. A running job is stopped
  * first, waiting for its I/O in flight: rmdir would only ask it to stop
  * and return, and its devices would stay open a while after. 0 or a

@@ -212,6 +212,57 @@ static int load_fio_job(const char *file, json_object *job,
 	return 0;
 }
 
+/*
+ * A workload's time series added interval by interval (the same index:
+ * the caller checks that the runs' intervals line up). The latency sum
+ * comes back from the mean (to the ns per I/O).
+ */
+static int merge_iv(json_object *arr, struct wl_result *w)
+{
+	static const char *const dirs[] = { "read", "write" };
+	size_t k, n;
+	int d;
+
+	if (!arr)
+		return 0;
+	if (!json_object_is_type(arr, json_type_array))
+		return -EINVAL;
+	n = json_object_array_length(arr);
+	if (n > w->nr_iv) {
+		struct blkgen_interval *iv = realloc(w->iv, n * sizeof(*iv));
+
+		if (!iv)
+			return -ENOMEM;
+		memset(iv + w->nr_iv, 0, (n - w->nr_iv) * sizeof(*iv));
+		w->iv = iv;
+		w->nr_iv = n;
+	}
+	for (k = 0; k < n; k++) {
+		json_object *o = json_object_array_get_idx(arr, k);
+		struct blkgen_interval *iv = &w->iv[k];
+		uint32_t len;
+
+		iv->start_ms = json_object_get_uint64(json_member(o, "start_ms"));
+		len = json_object_get_uint64(json_member(o, "length_ms"));
+		if (len > iv->length_ms)
+			iv->length_ms = len;
+		iv->errors += json_object_get_uint64(json_member(o, "errors"));
+		for (d = 0; d < 2; d++) {
+			json_object *x = json_member(o, dirs[d]);
+			uint64_t ios = json_object_get_uint64(json_member(x, "ios"));
+			uint64_t max = json_object_get_uint64(json_member(x, "lat_max_ns"));
+
+			iv->ios[d] += ios;
+			iv->bytes[d] += json_object_get_uint64(json_member(x, "bytes"));
+			iv->lat_sum_ns[d] += llround(json_object_get_double(json_member(x,
+							"lat_mean_ns")) * (double)ios);
+			if (max > iv->lat_max_ns[d])
+				iv->lat_max_ns[d] = max;
+		}
+	}
+	return 0;
+}
+
 /* Add the report @root (read from @file) into @r. */
 int result_add_json(const char *file, json_object *root,
 			   struct job_result *r)
@@ -253,7 +304,8 @@ int result_add_json(const char *file, json_object *root,
 			if (!w)
 				goto out;
 			if (merge_dir(json_member(o, "read"), &w->dir[0]) ||
-			    merge_dir(json_member(o, "write"), &w->dir[1]))
+			    merge_dir(json_member(o, "write"), &w->dir[1]) ||
+			    merge_iv(json_member(o, "intervals"), w))
 				goto bad;
 			add_counters(o, w);
 		}
@@ -394,6 +446,115 @@ static int merge_refusal(json_object *root, char *why, size_t len)
  * add (total I/Os over the longest elapsed time). Time series are not
  * merged.
  */
+static const char *jstr(json_object *o, const char *key)
+{
+	const char *v = json_object_get_string(json_member(o, key));
+
+	return v ? v : "";
+}
+
+/* The host of report @root (@file): its identity, times and I/Os. */
+static int host_row(const char *file, json_object *root, struct job_result *r)
+{
+	static const char *const dirs[] = { "read", "write" };
+	struct host_result *h = realloc(r->hosts, (r->nr_hosts + 1) * sizeof(*h));
+	json_object *jobs = json_member(root, "jobs");
+	size_t i, j;
+	int d;
+
+	if (!h)
+		return -ENOMEM;
+	r->hosts = h;
+	h = &h[r->nr_hosts++];
+	memset(h, 0, sizeof(*h));
+	h->file = strdup(file);
+	snprintf(h->hostname, sizeof(h->hostname), "%s", jstr(root, "hostname"));
+	snprintf(h->kernel, sizeof(h->kernel), "%s", jstr(root, "kernel"));
+	for (i = 0; jobs && i < json_object_array_length(jobs); i++) {
+		json_object *job = json_object_array_get_idx(jobs, i);
+		json_object *wls = json_member(job, "workloads");
+		uint64_t v;
+
+		v = json_object_get_uint64(json_member(job, "start_at"));
+		if (!i)
+			h->start_at = v;
+		v = json_object_get_uint64(json_member(job, "started_at_ns"));
+		if (v && (!h->started_at_ns || v < h->started_at_ns))
+			h->started_at_ns = v;
+		v = json_object_get_uint64(json_member(job, "ended_at_ns"));
+		if (v > h->ended_at_ns)
+			h->ended_at_ns = v;
+		v = json_object_get_uint64(json_member(job, "elapsed_ms"));
+		if (v > h->elapsed_ms)
+			h->elapsed_ms = v;
+		for (j = 0; wls && j < json_object_array_length(wls); j++) {
+			json_object *w = json_object_array_get_idx(wls, j);
+			json_object *iv = json_member(w, "intervals");
+
+			for (d = 0; d < 2; d++)
+				h->ios += json_object_get_uint64(json_member(json_member(w,
+								dirs[d]), "ios"));
+			if (!h->interval_ms && iv && json_object_array_length(iv))
+				h->interval_ms = json_object_get_uint64(json_member(
+					json_object_array_get_idx(iv, 0), "length_ms"));
+		}
+		/* fio's json+: its own counts. */
+		for (d = 0; !wls && d < 2; d++)
+			h->ios += json_object_get_uint64(json_member(json_member(job,
+							dirs[d]), "total_ios"));
+	}
+	return 0;
+}
+
+/*
+ * Whether the hosts' time series line up, interval by interval: every
+ * report armed for one start_at (blkgenctl run --start-at) with one
+ * interval. 1: they do; 0: no report has a start_at (histograms merge,
+ * time series do not); -1: they do not, @why says how.
+ */
+static int series_aligned(const struct job_result *r, char *why, size_t len)
+{
+	const struct host_result *a = &r->hosts[0];
+	int i, armed = 0;
+
+	for (i = 0; i < r->nr_hosts; i++)
+		armed += !!r->hosts[i].start_at;
+	if (r->nr_hosts == 1)
+		return 1;
+	if (!armed)
+		return 0;
+	for (i = 1; i < r->nr_hosts; i++) {
+		const struct host_result *b = &r->hosts[i];
+
+		if (b->start_at != a->start_at) {
+			snprintf(why, len, "their start times differ: %s start_at %llu, %s start_at %llu",
+				 a->file, (unsigned long long)a->start_at,
+				 b->file, (unsigned long long)b->start_at);
+			return -1;
+		}
+		if (b->interval_ms && a->interval_ms &&
+		    b->interval_ms != a->interval_ms) {
+			snprintf(why, len, "their intervals differ: %s %llu ms, %s %llu ms",
+				 a->file, (unsigned long long)a->interval_ms,
+				 b->file, (unsigned long long)b->interval_ms);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+/* Drop the time series (they do not line up). */
+static void drop_series(struct job_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_wl; i++) {
+		free(r->wl[i].iv);
+		r->wl[i].iv = NULL;
+		r->wl[i].nr_iv = 0;
+	}
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -474,10 +635,31 @@ int cmd_merge(int argc, char **argv)
 				snprintf(r.error, sizeof(r.error),
 					 "merged with --force: %s: %s", argv[i], why);
 		}
-		ret = result_add_json(argv[i], root, &r) ? EXIT_FAIL : EXIT_OK;
+		ret = result_add_json(argv[i], root, &r) ||
+		      host_row(argv[i], root, &r) ? EXIT_FAIL : EXIT_OK;
 		json_object_put(root);
 		if (ret)
 			goto out;
+	}
+	why[0] = 0;
+	switch (series_aligned(&r, why, sizeof(why))) {
+	case -1:
+		if (!force) {
+			fprintf(stderr, "blkgenctl: not merged: %s (--force merges them without their time series)\n",
+				why);
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		fprintf(stderr, "blkgenctl: merged anyway (--force), without time series: %s\n",
+			why);
+		if (!r.error[0])
+			snprintf(r.error, sizeof(r.error),
+				 "merged with --force: %s", why);
+		drop_series(&r);
+		break;
+	case 0:
+		drop_series(&r);
+		break;
 	}
 	ops->job(&r);
 out:

@@ -50,7 +50,7 @@ void run_catch_signals(void)
 static const char *run_usage =
 	"blkgenctl run PROFILE... [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
 	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
-	"                      [--dry-run]";
+	"                      [--dry-run] [--start-at TIME]";
 
 /* --help of run and curve: what each option does. */
 static const char *run_help =
@@ -74,6 +74,11 @@ static const char *run_help =
 	"      --dry-run           check PROFILE with the options as far as can be\n"
 	"                          without the module, print it as it would run,\n"
 	"                          run nothing\n"
+	"      --start-at TIME     the run's first I/O at TIME by this host's clock:\n"
+	"                          epoch seconds (decimals allowed), ISO 8601\n"
+	"                          (2026-12-04T10:00:00.5Z; no zone: local time) or\n"
+	"                          +SECONDS from now; the job waits armed until then\n"
+	"                          (one PROFILE)\n"
 	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
 	"3 module not loaded, 128+N stopped by signal N.\n";
 
@@ -408,6 +413,38 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* CLOCK_REALTIME now, in ns. */
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* --start-at TIME: an instant ahead, within the module's day. */
+static int parse_start_at(const char *arg, struct run_opts *o)
+{
+	uint64_t now = real_ns();
+
+	if (when_parse(arg, now, &o->start_at)) {
+		fprintf(stderr, "blkgenctl: --start-at %s: not a time (epoch seconds, an ISO 8601 time or +SECONDS)\n",
+			arg);
+		return -1;
+	}
+	if (o->start_at <= now) {
+		fprintf(stderr, "blkgenctl: --start-at %s: %.3f s in the past\n",
+			arg, (now - o->start_at) / 1e9);
+		return -1;
+	}
+	if (o->start_at - now > 24ULL * 3600 * 1000000000ULL) {
+		fprintf(stderr, "blkgenctl: --start-at %s: more than a day ahead\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* One progress line: elapsed/total, then per workload IOPS, MB/s, mean, p99. */
 static void progress(const struct job_result *now, struct job_result *prev,
 		     uint64_t duration_ms, uint64_t io_limit, bool tty)
@@ -567,6 +604,22 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	duration = v ? strtoull(v, NULL, 10) : 10000;
 	v = profile_get(&p->job, "io_limit");
 	io_limit = v ? strtoull(v, NULL, 10) : 0;
+	if (o->start_at) {
+		char at[32];
+
+		snprintf(at, sizeof(at), "%llu",
+			 (unsigned long long)o->start_at);
+		path3(path, sizeof(path), cfs_root(), job, "start_at");
+		ret = cfs_write(path, at);
+		if (ret) {
+			fprintf(stderr, "blkgenctl: %s: start_at %s refused: %s%s\n",
+				job, at, strerror(-ret),
+				ret == -EINVAL ? " (passed already, or more than a day ahead)" :
+				ret == -ENOENT ? " (a module without start_at)" : "");
+			ret = EXIT_FAIL;
+			goto out_cleanup;
+		}
+	}
 	path3(path, sizeof(path), cfs_root(), job, "state");
 	ret = cfs_write(path, "start");
 	for (i = 0; i < p->nr_wl; i++)
@@ -596,8 +649,18 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			rc = 128 + interrupted;
 			break;
 		}
-		if (cfs_read_text(path, state, sizeof(state)) ||
-		    strcmp(state, "running"))
+		if (cfs_read_text(path, state, sizeof(state)))
+			break;
+		if (!strcmp(state, "armed")) {
+			int64_t left = (int64_t)(o->start_at - real_ns());
+
+			if (!o->quiet && tick % 10 == 9)
+				fprintf(stderr, "%s[armed: starting in %.1f s]%s",
+					tty ? "\r" : "", left > 0 ? left / 1e9 : 0.0,
+					tty ? "" : "\n");
+			continue;
+		}
+		if (strcmp(state, "running"))
 			break;
 		if (o->quiet || tick % 10 != 9)
 			continue;
@@ -667,6 +730,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		{ "points", required_argument, NULL, 'P' },
 		{ "stop-latency-ms", required_argument, NULL, 'L' },
 		{ "dry-run", no_argument, NULL, 'y' },
+		{ "start-at", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -703,6 +767,10 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		case 'y':
 			o->dry_run = true;
 			break;
+		case 'T':
+			if (points || parse_start_at(optarg, o))
+				goto bad;
+			break;
 		case 'P':
 			if (!points)
 				goto bad;
@@ -724,6 +792,10 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 	/* run takes several profiles (run one after another), curve one */
 	if (argc - optind < 1 || (points && argc - optind != 1))
 		goto bad;
+	if (o->start_at && argc - optind != 1) {
+		fprintf(stderr, "blkgenctl: --start-at starts one profile\n");
+		goto bad;
+	}
 	return optind;
 bad:
 	fprintf(stderr, "usage: %s\n", usage);
@@ -963,6 +1035,11 @@ int cmd_run(int argc, char **argv)
 	if (rate && !strcmp(rate, "curve")) {
 		double stop_ms = profile_stop_ms(&p);
 
+		if (o.start_at) {
+			fprintf(stderr, "blkgenctl: --start-at starts one run, not a curve's points\n");
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		ret = stop_ms < 0 ? EXIT_USAGE :
 		      curve_sweep(&p, &o, profile_get(&p.job, "curve"), stop_ms);
 		goto out;
@@ -1239,7 +1316,8 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 static const char *replay_usage =
 	"blkgenctl replay TRACE --device DEV [--speed PCT] [--afap] [--depth N]\n"
 	"                       [--allow-write] [--reads-only] [--format FMT] [--filter ID]\n"
-	"                       [--issue] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]";
+	"                       [--issue] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
+	"                       [--start-at TIME]";
 
 static void replay_help(void)
 {
@@ -1267,6 +1345,7 @@ static void replay_help(void)
 	       "  -q, --quiet             no progress lines\n"
 	       "      --name JOB          the job's name (default: replay-PID)\n"
 	       "      --keep              leave the job when done\n"
+	       "      --start-at TIME     the trace's start at TIME (as for run)\n"
 	       "Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded.\n",
 	       replay_usage);
 }
@@ -1287,6 +1366,7 @@ int cmd_replay(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "start-at", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -1342,6 +1422,10 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'n':
 			o.name = optarg;
+			break;
+		case 'T':
+			if (parse_start_at(optarg, &o))
+				return EXIT_USAGE;
 			break;
 		case 'k':
 			o.keep = true;

@@ -135,7 +135,7 @@ int cmd_verify(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (!cfs_read_text(state, text, sizeof(text)) &&
-	    !strcmp(text, "running")) {
+	    (!strcmp(text, "running") || !strcmp(text, "armed"))) {
 		fprintf(stderr, "blkgenctl: %s is running: verify a finished run (blkgenctl stop %s)\n",
 			job, job);
 		return EXIT_FAIL;
@@ -158,7 +158,7 @@ int cmd_verify(int argc, char **argv)
 		struct timespec ts = { 0, 200 * 1000000L };
 
 		if (cfs_read_text(state, text, sizeof(text)) ||
-		    strcmp(text, "running"))
+		    (strcmp(text, "running") && strcmp(text, "armed")))
 			break;
 		if (interrupted) {
 			cfs_write(state, "stop");

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <json-c/json.h>
 
@@ -162,6 +163,25 @@ void print_json_doc(struct json_object *root)
 	json_object_put(root);
 }
 
+/* A workload's device: its path and identity, as the review records them. */
+static json_object *json_device(const char *dev)
+{
+	static const char *const ids[][2] = {
+		{ "model", "model" }, { "serial", "serial" },
+		{ "firmware", "firmware_rev" },
+	};
+	json_object *d = json_object_new_object();
+	char buf[256];
+	size_t k;
+
+	json_object_object_add(d, "path", json_object_new_string(dev));
+	for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+		cfs_device_id(dev, ids[k][1], buf, sizeof(buf));
+		json_object_object_add(d, ids[k][0], json_object_new_string(buf));
+	}
+	return d;
+}
+
 static json_object *json_one(const struct job_result *r)
 {
 	json_object *job = json_object_new_object();
@@ -173,11 +193,18 @@ static json_object *json_one(const struct job_result *r)
 	json_object_object_add(job, "error", json_object_new_string(r->error));
 	json_object_object_add(job, "elapsed_ms",
 			       json_object_new_uint64(r->elapsed_ms));
+	json_object_object_add(job, "start_at",
+			       json_object_new_uint64(r->start_at));
+	json_object_object_add(job, "started_at_ns",
+			       json_object_new_uint64(r->started_at_ns));
+	json_object_object_add(job, "ended_at_ns",
+			       json_object_new_uint64(r->ended_at_ns));
 	for (i = 0; i < r->nr_wl; i++) {
 		const struct wl_result *w = &r->wl[i];
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "name", json_object_new_string(w->name));
+		json_object_object_add(o, "device", json_device(w->device));
 		json_object_object_add(o, "read", json_dir(r, &w->dir[0]));
 		json_object_object_add(o, "write", json_dir(r, &w->dir[1]));
 		json_object_object_add(o, "errors",
@@ -196,6 +223,81 @@ static json_object *json_one(const struct job_result *r)
 	return job;
 }
 
+/* Which host ran it: its name and kernel (as fio's "hostname"). */
+void json_identity(json_object *root)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return;
+	json_object_object_add(root, "hostname",
+			       json_object_new_string(u.nodename));
+	json_object_object_add(root, "kernel",
+			       json_object_new_string(u.release));
+}
+
+/*
+ * A merge's hosts: a row each, the start spread (latest first I/O -
+ * earliest) and the stragglers (the first and the last host done).
+ */
+static void json_hosts(json_object *root, const struct job_result *r)
+{
+	json_object *a = json_object_new_array();
+	const struct host_result *first = NULL, *last = NULL;
+	uint64_t lo = 0, hi = 0;
+	int i;
+
+	for (i = 0; i < r->nr_hosts; i++) {
+		const struct host_result *h = &r->hosts[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "file", json_object_new_string(h->file));
+		json_object_object_add(o, "hostname",
+				       json_object_new_string(h->hostname));
+		json_object_object_add(o, "kernel", json_object_new_string(h->kernel));
+		json_object_object_add(o, "start_at", json_object_new_uint64(h->start_at));
+		json_object_object_add(o, "started_at_ns",
+				       json_object_new_uint64(h->started_at_ns));
+		json_object_object_add(o, "ended_at_ns",
+				       json_object_new_uint64(h->ended_at_ns));
+		json_object_object_add(o, "elapsed_ms",
+				       json_object_new_uint64(h->elapsed_ms));
+		json_object_object_add(o, "ios", json_object_new_uint64(h->ios));
+		json_object_object_add(o, "iops",
+				       json_object_new_double(per_sec(h->ios,
+								      h->elapsed_ms)));
+		json_object_array_add(a, o);
+		if (h->started_at_ns) {
+			if (!lo || h->started_at_ns < lo)
+				lo = h->started_at_ns;
+			if (h->started_at_ns > hi)
+				hi = h->started_at_ns;
+		}
+		if (h->ended_at_ns) {
+			if (!first || h->ended_at_ns < first->ended_at_ns)
+				first = h;
+			if (!last || h->ended_at_ns > last->ended_at_ns)
+				last = h;
+		}
+	}
+	json_object_object_add(root, "hosts", a);
+	json_object_object_add(root, "start_spread_ns",
+			       json_object_new_uint64(hi - lo));
+	if (first) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "first", json_object_new_string(first->hostname[0] ?
+					       first->hostname : first->file));
+		json_object_object_add(o, "first_ended_at_ns",
+				       json_object_new_uint64(first->ended_at_ns));
+		json_object_object_add(o, "last", json_object_new_string(last->hostname[0] ?
+					       last->hostname : last->file));
+		json_object_object_add(o, "last_ended_at_ns",
+				       json_object_new_uint64(last->ended_at_ns));
+		json_object_object_add(root, "done", o);
+	}
+}
+
 /* One document, its "jobs" each run's, in order (one for a run). */
 static void json_jobs(const struct job_result *r, int n)
 {
@@ -205,6 +307,11 @@ static void json_jobs(const struct job_result *r, int n)
 
 	json_object_object_add(root, "blkgenctl_version",
 			       json_object_new_string(BLKGENCTL_VERSION));
+	/* A merge's identities are its hosts'. */
+	if (r[0].nr_hosts)
+		json_hosts(root, &r[0]);
+	else
+		json_identity(root);
 	for (k = 0; k < n; k++)
 		json_object_array_add(jobs, json_one(&r[k]));
 	json_object_object_add(root, "jobs", jobs);

@@ -69,6 +69,39 @@ static void print_dir(const struct job_result *r, const struct wl_result *w,
 		print_lat("svc", &dr->svc);
 }
 
+/*
+ * A merge's hosts, a line each: times from the earliest first I/O, and
+ * the start spread.
+ */
+static void print_hosts(const struct job_result *r)
+{
+	uint64_t lo = 0, hi = 0;
+	int i;
+
+	for (i = 0; i < r->nr_hosts; i++) {
+		uint64_t t = r->hosts[i].started_at_ns;
+
+		if (t && (!lo || t < lo))
+			lo = t;
+		if (t > hi)
+			hi = t;
+	}
+	printf("hosts: %d, start spread %.3f ms (latest first I/O - earliest)\n",
+	       r->nr_hosts, (hi - lo) / 1e6);
+	printf("  %-20s %-24s %12s %12s %12s\n", "host", "kernel",
+	       "started ms", "ended ms", "IOPS");
+	for (i = 0; i < r->nr_hosts; i++) {
+		const struct host_result *h = &r->hosts[i];
+
+		printf("  %-20s %-24s %12.3f %12.3f %12.0f\n",
+		       h->hostname[0] ? h->hostname : h->file,
+		       h->kernel[0] ? h->kernel : "-",
+		       h->started_at_ns ? (h->started_at_ns - lo) / 1e6 : 0.0,
+		       h->ended_at_ns && lo ? ((double)h->ended_at_ns - lo) / 1e6 : 0.0,
+		       per_sec(h->ios, h->elapsed_ms));
+	}
+}
+
 static void normal_job(const struct job_result *r)
 {
 	int i, d;
@@ -95,6 +128,8 @@ static void normal_job(const struct job_result *r)
 			printf("  %s flushes: %" PRIu64 "\n", w->name, w->flushes);
 		print_verify_log(w->name, w->verify_log, "    ");
 	}
+	if (r->nr_hosts > 1)
+		print_hosts(r);
 }
 
 /* Each run's report, then one line per run: the summary of them all. */

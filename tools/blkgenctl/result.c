@@ -2,6 +2,7 @@
 /*
  * blkgenctl - read one job's results from /sys/kernel/blkgen/JOB.
  */
+#define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
 #include <stdio.h>
@@ -151,7 +152,7 @@ static int load_wl(const char *jobdir, struct wl_result *w)
  */
 int result_load(const char *job, struct job_result *r)
 {
-	char dir[4096], path[4096], **names;
+	char dir[4096], cdir[4096] = "", path[4096], **names, *dev;
 	int i, n, ret;
 
 	memset(r, 0, sizeof(*r));
@@ -167,6 +168,13 @@ int result_load(const char *job, struct job_result *r)
 	      load_u64(dir, "elapsed_ms", &r->elapsed_ms);
 	if (ret)
 		return ret;
+	/* A synchronized start's times (absent in an older module: 0). */
+	load_u64(dir, "started_at_ns", &r->started_at_ns);
+	load_u64(dir, "ended_at_ns", &r->ended_at_ns);
+	if (cfs_path(cdir, sizeof(cdir), cfs_root(), job))
+		cdir[0] = 0;
+	else if (!cfs_path(path, sizeof(path), cdir, "start_at"))
+		cfs_read_u64(path, &r->start_at);
 	n = cfs_list(dir, &names);
 	if (n < 0)
 		return n;
@@ -185,6 +193,13 @@ int result_load(const char *job, struct job_result *r)
 		ret = load_wl(dir, &r->wl[i]);
 		if (ret)
 			return ret;
+		/* The device, for the report's identity (configfs). */
+		if (cdir[0] && asprintf(&dev, "%s/workloads/%s/device", cdir,
+					r->wl[i].name) > 0) {
+			cfs_read_text(dev, r->wl[i].device,
+				      sizeof(r->wl[i].device));
+			free(dev);
+		}
 	}
 	return 0;
 }
@@ -200,5 +215,8 @@ void result_free(struct job_result *r)
 	}
 	free(r->wl);
 	free(r->name);
+	for (i = 0; i < r->nr_hosts; i++)
+		free(r->hosts[i].file);
+	free(r->hosts);
 	memset(r, 0, sizeof(*r));
 }

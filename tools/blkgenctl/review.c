@@ -877,18 +877,6 @@ save:
 
 /* ---- the plan ------------------------------------------------------------------ */
 
-static void device_id(const char *dev, const char *what, char *buf, size_t len)
-{
-	char path[512], *real = realpath(dev, NULL);
-	const char *name = real ? real : dev;
-	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-
-	buf[0] = 0;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/device/%s", base, what);
-	cfs_read_text(path, buf, len);
-	free(real);
-}
-
 static json_object *plan_json(const struct review *rv)
 {
 	json_object *o = json_object_new_object(), *d = json_object_new_object();
@@ -904,11 +892,11 @@ static json_object *plan_json(const struct review *rv)
 	uname(&u);
 	json_object_object_add(o, "kernel", json_object_new_string(u.release));
 	json_object_object_add(d, "path", json_object_new_string(rv->dev));
-	device_id(rv->dev, "model", buf, sizeof(buf));
+	cfs_device_id(rv->dev, "model", buf, sizeof(buf));
 	json_object_object_add(d, "model", json_object_new_string(buf));
-	device_id(rv->dev, "serial", buf, sizeof(buf));
+	cfs_device_id(rv->dev, "serial", buf, sizeof(buf));
 	json_object_object_add(d, "serial", json_object_new_string(buf));
-	device_id(rv->dev, "firmware_rev", buf, sizeof(buf));
+	cfs_device_id(rv->dev, "firmware_rev", buf, sizeof(buf));
 	json_object_object_add(d, "firmware", json_object_new_string(buf));
 	json_object_object_add(d, "capacity_bytes", json_object_new_uint64(cfs_dev_bytes(rv->dev)));
 	json_object_object_add(o, "device", d);
@@ -992,7 +980,7 @@ static int resume_plan(struct review *rv, const char *file)
 		for (k = 0; !ret && k < 3; k++) {
 			const char *was = json_object_get_string(json_object_object_get(d, ids[k][0]));
 
-			device_id(rv->dev, ids[k][1], now, sizeof(now));
+			cfs_device_id(rv->dev, ids[k][1], now, sizeof(now));
 			if (strcmp(was ? was : "", now)) {
 				fprintf(stderr, "blkgenctl: review --resume: %s's %s is '%s', the review's drive had '%s': not the same drive\n",
 					rv->dev, ids[k][0], now, was ? was : "");

@@ -25,6 +25,7 @@ struct run_opts {
 	bool load_only;		/* run_load: check, without the module's */
 	const char *name;
 	const struct print_ops *ops;
+	uint64_t start_at;	/* --start-at: CLOCK_REALTIME ns, 0 = at once */
 };
 
 /* Load PROFILE (a file or an installed name), apply @o, check it, catch signals. */
@@ -44,5 +45,8 @@ uint64_t curve_target(uint64_t max, double pct);
 int curve_trace_rate(struct profile *p, double *iops);
 void curve_set_max(struct profile *p, double trace_iops);
 double curve_set_target(struct profile *p, uint64_t target, double trace_iops);
+
+/* when.c: an instant a user gave (--start-at) as CLOCK_REALTIME ns */
+int when_parse(const char *s, uint64_t now_ns, uint64_t *ns);
 
 #endif /* BLKGENCTL_RUN_H */
