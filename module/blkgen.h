@@ -372,6 +372,7 @@ static inline const char *blkgen_wl_name(const struct blkgen_workload *wl)
  * @t_measure: end of warmup: the measured window starts here
  * @t_deadline: end of the measured window, U64_MAX if none
  * @t_end: when the run ended, 0 while running
+ * @t_real_off: CLOCK_REALTIME - ktime in ns at the run's start
  * @interval_ns: @interval_ms in ns, for the run
  * @ival_cap: interval records shown per workload in this run (the rings
  *	hold one more, the one a worker may be writing)
@@ -425,6 +426,7 @@ struct blkgen_job {
 	u64 t_measure;
 	u64 t_deadline;
 	u64 t_end;
+	s64 t_real_off;
 	u64 interval_ns;
 	u32 ival_cap;
 	bool record;

@@ -150,7 +150,7 @@ int blkgen_job_init(struct blkgen_job *job)
 	INIT_WORK(&job->finish_work, blkgen_job_finish_work);
 	init_waitqueue_head(&job->ended_wq);
 	INIT_LIST_HEAD(&job->running_node);
-	hrtimer_init(&job->start_timer, CLOCK_REALTIME, HRTIMER_MODE_ABS);
+	hrtimer_init(&job->start_timer, CLOCK_REALTIME, HRTIMER_MODE_ABS_HARD);
 	job->start_timer.function = blkgen_job_start_fire;
 	job->duration_ms = 10000;
 	job->interval_ms = 1000;
@@ -432,40 +432,66 @@ static int blkgen_job_size_run(struct blkgen_job *job)
 	return 0;
 }
 
-/* The run's timeline, from its start @t0 (ktime ns). */
-static void blkgen_job_set_times(struct blkgen_job *job, u64 t0)
+/*
+ * The run's timeline, from its start @t0 (ktime ns), and the offset of
+ * CLOCK_REALTIME from ktime then (@off), which started_at_ns and
+ * ended_at_ns are converted by. The start timer writes them without
+ * job->lock while readers may hold it: each is one store.
+ */
+static void blkgen_job_set_times(struct blkgen_job *job, u64 t0, s64 off)
 {
-	job->t_start = t0;
-	job->t_measure = t0 + job->warmup_ms * NSEC_PER_MSEC;
-	job->t_deadline = job->duration_ms ?
-		job->t_measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
+	u64 measure = t0 + job->warmup_ms * NSEC_PER_MSEC;
+	u64 deadline = job->duration_ms ?
+		measure + job->duration_ms * NSEC_PER_MSEC : U64_MAX;
+
 	/* A verify pass reads its range once, all of it measured. */
 	if (job->mode == BLKGEN_MODE_VERIFY) {
-		job->t_measure = t0;
-		job->t_deadline = U64_MAX;
+		measure = t0;
+		deadline = U64_MAX;
 	}
+	WRITE_ONCE(job->t_real_off, off);
+	WRITE_ONCE(job->t_start, t0);
+	WRITE_ONCE(job->t_measure, measure);
+	WRITE_ONCE(job->t_deadline, deadline);
 }
 
-/* start_at as ktime ns, by the clocks' offset now. */
-static u64 blkgen_start_at_mono(struct blkgen_job *job)
+/* A start_at later than this (a clock step past it) starts from now. */
+#define BLKGEN_START_LATE_NS	NSEC_PER_SEC
+
+/* Set the times from start_at (ktime by the clocks' offset now). */
+static void blkgen_job_set_start_at(struct blkgen_job *job)
 {
-	return job->start_at - ktime_to_ns(ktime_mono_to_real(0));
+	s64 off = ktime_to_ns(ktime_mono_to_real(0));
+	s64 t0 = (s64)job->start_at - off;
+	s64 now = ktime_get_ns();
+
+	/*
+	 * The timer fires at start_at or just after, and the run's times
+	 * count from start_at exactly. Much later, the clock was stepped
+	 * past it (or start_at passed as the run was armed): from now, so
+	 * that no warmup or window is cut short and no arrivals burst.
+	 */
+	if (t0 < 0 || (t0 < now && now - t0 > BLKGEN_START_LATE_NS))
+		t0 = now;
+	blkgen_job_set_times(job, t0, off);
 }
 
 /*
  * start_at has come (by CLOCK_REALTIME, however it was set meanwhile):
- * the run's times count from it, and the workers waiting for it go. The
- * one write that ends "armed"; finish_work cancels the timer before the
- * workers are stopped.
+ * the run's times count from it, its verify flushes begin, and the
+ * workers waiting for it go. The one write that ends "armed";
+ * finish_work cancels the timer before the workers are stopped and the
+ * flushes are cancelled.
  */
 static enum hrtimer_restart blkgen_job_start_fire(struct hrtimer *timer)
 {
 	struct blkgen_job *job = container_of(timer, struct blkgen_job,
 					      start_timer);
 
-	blkgen_job_set_times(job, blkgen_start_at_mono(job));
+	blkgen_job_set_start_at(job);
 	/* Pairs with the workers' acquire: they see the times set. */
 	smp_store_release(&job->armed, false);
+	blkgen_verify_run_start(job);
 	blkgen_job_wake_workers(job);
 	return HRTIMER_NORESTART;
 }
@@ -537,10 +563,11 @@ int blkgen_job_start(struct blkgen_job *job)
 {
 	struct blkgen_workload *wl;
 	unsigned int i, cpu;
-	u64 t_prep = ktime_get_ns();
+	u64 t_prep;
 	int ret;
 
 	mutex_lock(&job->lock);
+	t_prep = ktime_get_ns();
 	if (job->state == BLKGEN_RUNNING) {
 		ret = -EBUSY;
 		goto out_unlock;
@@ -624,8 +651,11 @@ int blkgen_job_start(struct blkgen_job *job)
 		goto out_cpus;
 	/* Armed: the times as now foreseen; the start timer sets them. */
 	WRITE_ONCE(job->armed, !!job->start_at);
-	blkgen_job_set_times(job, job->start_at ? blkgen_start_at_mono(job) :
-			     ktime_get_ns());
+	if (job->start_at)
+		blkgen_job_set_start_at(job);
+	else
+		blkgen_job_set_times(job, ktime_get_ns(),
+				     ktime_to_ns(ktime_mono_to_real(0)));
 	atomic_set(&job->nr_active, job->nr_workers);
 	job->run_gen++;
 	/* The run's references: given up at the end of finish_work. */
@@ -640,10 +670,11 @@ int blkgen_job_start(struct blkgen_job *job)
 	blkgen_replay_run_start(job);
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
-	blkgen_verify_run_start(job);
 	if (job->start_at)
 		hrtimer_start(&job->start_timer, ns_to_ktime(job->start_at),
-			      HRTIMER_MODE_ABS);
+			      HRTIMER_MODE_ABS_HARD);
+	else
+		blkgen_verify_run_start(job);
 	cpus_read_unlock();
 	mutex_unlock(&job->lock);
 	return 0;
@@ -718,7 +749,6 @@ static void blkgen_job_finish_work(struct work_struct *work)
 	blkgen_close_devices(job);
 
 	job->t_end = min(now, job->t_deadline);
-	WRITE_ONCE(job->armed, false);
 	if (test_bit(0, &job->error_set))
 		job->state = BLKGEN_FAILED;
 	else if (job->stop)
@@ -883,7 +913,12 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
 {
 	u64 end;
 
-	if (job->state == BLKGEN_IDLE || !job->t_start)
+	/*
+	 * Armed (or stopped so): nothing measured yet. Pairs with the start
+	 * timer's release: after it, the times read are the timer's.
+	 */
+	if (job->state == BLKGEN_IDLE || !job->t_start ||
+	    smp_load_acquire(&job->armed))
 		return 0;
 	end = job->state == BLKGEN_RUNNING ? ktime_get_ns() : job->t_end;
 	if (!end || end <= job->t_measure)
@@ -899,11 +934,12 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
  * @ended: CLOCK_REALTIME ns when the last worker had accounted its last
  *	I/O, 0 while the run goes on or if it issued none
  *
- * Kept in ktime by the workers, converted by the clocks' offset now.
+ * Kept in ktime by the workers, converted by the clocks' offset at the
+ * run's start (a step of the clock after it moves neither).
  */
 void blkgen_job_real_times(struct blkgen_job *job, u64 *started, u64 *ended)
 {
-	u64 off = ktime_to_ns(ktime_mono_to_real(0));
+	u64 off = READ_ONCE(job->t_real_off);
 	u64 first = U64_MAX, last = 0, f, l;
 	unsigned int i;
 
@@ -929,7 +965,9 @@ u64 blkgen_job_nr_intervals(struct blkgen_job *job)
 	unsigned int i, j;
 	u64 n = 0, now;
 
-	if (!job->nr_workers || !job->interval_ns)
+	/* Armed: none yet (pairs with the start timer's release). */
+	if (!job->nr_workers || !job->interval_ns ||
+	    smp_load_acquire(&job->armed))
 		return 0;
 	if (job->state == BLKGEN_RUNNING) {
 		now = min(ktime_get_ns(), job->t_deadline);

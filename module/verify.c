@@ -515,7 +515,8 @@ void blkgen_verify_wl_init(struct blkgen_workload *wl)
 
 /**
  * blkgen_verify_run_start() - Start the periodic flushes of a run.
- * @job: the job, job->lock held, workers started
+ * @job: the job, job->lock held, workers started; or its start timer
+ *	(hard interrupt context), when the run was armed for start_at
  */
 void blkgen_verify_run_start(struct blkgen_job *job)
 {
