@@ -913,12 +913,10 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
 {
 	u64 end;
 
-	/*
-	 * Armed (or stopped so): nothing measured yet. Pairs with the start
-	 * timer's release: after it, the times read are the timer's.
-	 */
-	if (job->state == BLKGEN_IDLE || !job->t_start ||
-	    smp_load_acquire(&job->armed))
+	if (job->state == BLKGEN_IDLE || !job->t_start)
+		return 0;
+	/* Armed (or stopped so): nothing yet; pairs with the timer's release. */
+	if (smp_load_acquire(&job->armed))
 		return 0;
 	end = job->state == BLKGEN_RUNNING ? ktime_get_ns() : job->t_end;
 	if (!end || end <= job->t_measure)
@@ -965,9 +963,10 @@ u64 blkgen_job_nr_intervals(struct blkgen_job *job)
 	unsigned int i, j;
 	u64 n = 0, now;
 
-	/* Armed: none yet (pairs with the start timer's release). */
-	if (!job->nr_workers || !job->interval_ns ||
-	    smp_load_acquire(&job->armed))
+	if (!job->nr_workers || !job->interval_ns)
+		return 0;
+	/* Armed: none yet; pairs with the start timer's release. */
+	if (smp_load_acquire(&job->armed))
 		return 0;
 	if (job->state == BLKGEN_RUNNING) {
 		now = min(ktime_get_ns(), job->t_deadline);
