@@ -915,7 +915,7 @@ u64 blkgen_job_elapsed_ms(struct blkgen_job *job)
 
 	if (job->state == BLKGEN_IDLE || !job->t_start)
 		return 0;
-	/* Armed (or stopped so): nothing yet; pairs with the timer's release. */
+	/* Armed (or stopped so): none yet; pairs with the timer's release. */
 	if (smp_load_acquire(&job->armed))
 		return 0;
 	end = job->state == BLKGEN_RUNNING ? ktime_get_ns() : job->t_end;
