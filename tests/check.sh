@@ -12,9 +12,11 @@
 # the debug kernel (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak)
 # in two boots of half its tests each (every test but the timing ones;
 # the tool tests, SCOPE=tool, run there only) and an icount boot for the
-# timing tests. Lane 1 starts after the tool's build by building the
-# debug kernel (nice 19, unless cached) and runs in the background
-# (build/check-lane1.log, shown when it ends); lane 2 is this shell once
+# timing tests. The debug kernel is built (nice 19, unless cached) in
+# the background from the moment the packages it needs are there, while
+# the others are installed and the host tiers run; lane 1 starts after
+# the tool's build and takes boots once that build is done (both in
+# build/check-lane1.log, shown when it ends); lane 2 is this shell once
 # the host tiers are done. The debug kernel's boots wait for its build,
 # the Debian ones for the host tiers. Last, the host checks of the files
 # the VMs left. Each tier's time is printed as it ends and in the
@@ -160,27 +162,36 @@ lane2() {
 	done
 }
 
-# lane1: the debug kernel's build, then boots from the queue. Its
-# results and times in files of their own, joined to the others' at the
-# end.
+# debug_build: the debug kernel's build, in the background from the
+# start (its results and times are lane 1's, in files of their own,
+# joined to the others' at the end).
+debug_build() {
+	results=$top/build/check-results-lane1.txt
+	times=$top/build/check-times-lane1.txt
+	tier_name=''
+	tier "debug kernel build (nice 19)"
+	if nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1; then
+		echo "PASS build: debug kernel" | tee -a "$results"
+		tail -n 1 build/debug-kernel.log
+		touch build/check-debug.ready
+	else
+		echo "FAIL build: debug kernel" | tee -a "$results"
+		tail -n 40 build/debug-kernel.log | sed 's/^/    /'
+		touch build/check-debug.failed
+	fi
+	tier ""
+}
+
+# lane1: boots from the queue once the debug kernel's build is done (the
+# build has this lane's CPU until then).
 lane1() {
 	results=$top/build/check-results-lane1.txt
 	times=$top/build/check-times-lane1.txt
-	: > "$results"
-	: > "$times"
 	tier_name=''
-	if [ "$debug" = 1 ]; then
-		tier "debug kernel build (nice 19)"
-		if nice -n 19 tests/vm/debug-kernel.sh > build/debug-kernel.log 2>&1; then
-			echo "PASS build: debug kernel" | tee -a "$results"
-			tail -n 1 build/debug-kernel.log
-			touch build/check-debug.ready
-		else
-			echo "FAIL build: debug kernel" | tee -a "$results"
-			tail -n 40 build/debug-kernel.log | sed 's/^/    /'
-			touch build/check-debug.failed
-		fi
-	fi
+	while [ "$debug" = 1 ] && [ ! -e build/check-debug.ready ] &&
+	      [ ! -e build/check-debug.failed ]; do
+		sleep 5
+	done
 	lane2
 	tier ""
 }
@@ -212,12 +223,36 @@ demo_review_check() {
 	return 1
 }
 
-tier "dependencies"
-if ! tests/install-deps.sh; then
-	echo "FAIL dependencies" | tee -a "$results"
-	echo "0 passed, 1 failed"
-	exit 1
+# deps [SET]: install-deps.sh, or the run ends here.
+deps() {
+	if ! tests/install-deps.sh "$@"; then
+		echo "FAIL dependencies" | tee -a "$results"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+}
+
+debug=0
+[ "${DEBUG_KERNEL:-1}" != 0 ] && [ "${VM:-1}" != 0 ] && debug=1
+rm -f build/check-host.done build/check-debug.ready build/check-debug.failed
+: > build/check-results-lane1.txt
+: > build/check-times-lane1.txt
+: > build/check-lane1.log
+build_pid=
+if [ $debug = 1 ]; then
+	tier "dependencies: the debug kernel's"
+	deps debug-kernel
+	# Its build, the longest step, from now: beside the other packages'
+	# install (the network's time more than the CPU's) and the host
+	# tiers. Stopped with check.sh (its own process group).
+	setsid bash -c "$(declare -f); $(declare -p top); debug_build" \
+		>> build/check-lane1.log 2>&1 &
+	build_pid=$!
+	trap 'kill -- -$build_pid 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
 fi
+tier "dependencies"
+deps
 
 tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
@@ -227,11 +262,8 @@ step "build: blkgenctl" make -s -C tools/blkgenctl
 # checks read them).
 mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
 newest=${kernels[-1]:-}
-debug=0
-[ "${DEBUG_KERNEL:-1}" != 0 ] && debug=1
 queue=$top/build/check-queue
 lane1_pid=
-rm -f build/check-host.done build/check-debug.ready build/check-debug.failed
 if [ "${VM:-1}" != 0 ]; then
 	rm -rf build/vm
 	# Longest first (measured times in Documentation/testing.rst).
@@ -243,12 +275,12 @@ if [ "${VM:-1}" != 0 ]; then
 		[ -n "$newest" ] && echo "demos"
 	} > "$queue"
 	setsid bash -c "$(declare -f); $(declare -p top kernels newest debug queue); lane=1; lane1" \
-		> build/check-lane1.log 2>&1 &
+		>> build/check-lane1.log 2>&1 &
 	lane1_pid=$!
 	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
-	# Stopped with check.sh: its own process group, make's jobs, QEMU
+	# Stopped with check.sh: their own process groups, make's jobs, QEMU
 	# and all (an unfinished build is never taken for a finished one).
-	trap 'kill -- -$lane1_pid 2>/dev/null' EXIT
+	trap 'kill -- -$lane1_pid ${build_pid:+-$build_pid} 2>/dev/null' EXIT
 	trap 'exit 130' INT TERM
 fi
 

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-deps.sh [--list]
+# install-deps.sh [--list] [debug-kernel]
 #
 # Make sure the Debian packages `make check` needs are installed. As root
 # on Debian, missing ones are installed with apt-get (after one
-# `apt-get update`); otherwise they are named and the script fails.
+# `apt-get update`, not repeated within the hour); otherwise they are
+# named and the script fails. With debug-kernel, only those the debug
+# kernel's build needs: make check installs them first and starts that
+# build (its longest step) while the others are installed.
 # The kernel images are only booted under QEMU; installing them adds
 # entries to /boot but does not change the default boot of the host.
 set -u
@@ -28,6 +31,10 @@ if [ "${1:-}" = --list ]; then
 	printf '%s\n' "${pkgs[@]}"
 	exit 0
 fi
+if [ "${1:-}" = debug-kernel ]; then
+	pkgs=(gcc make libc6-dev xz-utils linux-source-6.12 flex bison bc
+	      libelf-dev libssl-dev)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -45,7 +52,11 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq || exit 1
+stamp=/var/lib/apt/lists/.blkgen-updated
+if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+	apt-get update -qq || exit 1
+	touch "$stamp"
+fi
 apt-get install -y -qq --no-install-recommends "${missing[@]}" > /tmp/blkgen-apt.log 2>&1 || {
 	tail -n 20 /tmp/blkgen-apt.log >&2
 	echo "install-deps: apt-get install failed (full log: /tmp/blkgen-apt.log)" >&2
