@@ -588,7 +588,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	struct created c = { 0 };
 	char path[4096], state[32];
 	uint64_t duration, io_limit;
-	unsigned int tick;
+	unsigned int tick, armed_said = 0;
 	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2), partial = false;
 	const char *v;
@@ -654,7 +654,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		if (!strcmp(state, "armed")) {
 			int64_t left = (int64_t)(o->start_at - real_ns());
 
-			if (!o->quiet && tick % 10 == 9)
+			/* At once, then each second. */
+			if (!o->quiet && (tick % 10 == 9 || !armed_said++))
 				fprintf(stderr, "%s[armed: starting in %.1f s]%s",
 					tty ? "\r" : "", left > 0 ? left / 1e9 : 0.0,
 					tty ? "" : "\n");
