@@ -163,6 +163,15 @@ void print_json_doc(struct json_object *root)
 	json_object_put(root);
 }
 
+/* A run's CLOCK_REALTIME times: asked for, first I/O, end (abi.rst). */
+static void json_times(json_object *o, uint64_t start_at, uint64_t started,
+		       uint64_t ended)
+{
+	json_object_object_add(o, "start_at", json_object_new_uint64(start_at));
+	json_object_object_add(o, "started_at_ns", json_object_new_uint64(started));
+	json_object_object_add(o, "ended_at_ns", json_object_new_uint64(ended));
+}
+
 /* A workload's device: its path and identity, as the review records them. */
 static json_object *json_device(const char *dev)
 {
@@ -193,12 +202,7 @@ static json_object *json_one(const struct job_result *r)
 	json_object_object_add(job, "error", json_object_new_string(r->error));
 	json_object_object_add(job, "elapsed_ms",
 			       json_object_new_uint64(r->elapsed_ms));
-	json_object_object_add(job, "start_at",
-			       json_object_new_uint64(r->start_at));
-	json_object_object_add(job, "started_at_ns",
-			       json_object_new_uint64(r->started_at_ns));
-	json_object_object_add(job, "ended_at_ns",
-			       json_object_new_uint64(r->ended_at_ns));
+	json_times(job, r->start_at, r->started_at_ns, r->ended_at_ns);
 	for (i = 0; i < r->nr_wl; i++) {
 		const struct wl_result *w = &r->wl[i];
 		json_object *o = json_object_new_object();
@@ -255,11 +259,7 @@ static void json_hosts(json_object *root, const struct job_result *r)
 		json_object_object_add(o, "hostname",
 				       json_object_new_string(h->hostname));
 		json_object_object_add(o, "kernel", json_object_new_string(h->kernel));
-		json_object_object_add(o, "start_at", json_object_new_uint64(h->start_at));
-		json_object_object_add(o, "started_at_ns",
-				       json_object_new_uint64(h->started_at_ns));
-		json_object_object_add(o, "ended_at_ns",
-				       json_object_new_uint64(h->ended_at_ns));
+		json_times(o, h->start_at, h->started_at_ns, h->ended_at_ns);
 		json_object_object_add(o, "elapsed_ms",
 				       json_object_new_uint64(h->elapsed_ms));
 		json_object_object_add(o, "ios", json_object_new_uint64(h->ios));

@@ -502,6 +502,32 @@ static unsigned int vdi_most(const struct review *rv)
 }
 
 /*
+ * Load @p from the VDI trace of @n desktops (made in DIR/traces), with ten
+ * intervals a point (the knee compares their halves); *@trace_iops its rate.
+ */
+static int vdi_trace_load(struct review *rv, const struct suite_entry *e,
+			  unsigned int n, struct profile *p,
+			  struct run_opts *o, double *trace_iops)
+{
+	char prof[4200];
+	int ret;
+
+	ret = vdi_profile(rv, e, n, prof, sizeof(prof));
+	if (ret) {
+		fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
+			e->name, rv->dir, strerror(errno));
+		return ret;
+	}
+	ret = run_load(prof, p, o);
+	if (ret)
+		return ret;
+	put_ms(&p->job, "interval_ms", rv->point_secs * 100.0);
+	if (curve_trace_rate(p, trace_iops) || !*trace_iops)
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/*
  * A VDI workload's maximum: a copy of its last trace's run @from, unless
  * max.json holds a finished run over @desktops already (0: @from failed;
  * a maximum of another trace, from a blkgenctl before the scaling, is
@@ -564,24 +590,14 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 		    unsigned int *desktops, double *trace_iops)
 {
 	unsigned int n = rv->suite.desktops, most = vdi_most(rv);
-	char prof[4200], file[4200], name[32];
+	char file[4200], name[32];
 	double iops, k = 0;
 	int ret, f0, round;
 
 	for (round = 1; ; round++) {
-		ret = vdi_profile(rv, e, n, prof, sizeof(prof));
-		if (ret) {
-			fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
-				e->name, rv->dir, strerror(errno));
-			return ret;
-		}
-		ret = run_load(prof, p, o);
+		ret = vdi_trace_load(rv, e, n, p, o, trace_iops);
 		if (ret)
 			return ret;
-		/* Ten intervals a point: the knee compares their halves. */
-		put_ms(&p->job, "interval_ms", rv->point_secs * 100.0);
-		if (curve_trace_rate(p, trace_iops) || !*trace_iops)
-			return EXIT_USAGE;
 		*desktops = n;
 
 		snprintf(name, sizeof(name), "probe-%ud", n);
@@ -631,22 +647,12 @@ static int vdi_point(struct review *rv, const struct suite_entry *e,
 	double want = ceil(desktops * pct / 100 - 0.5);
 	unsigned int n = want < 1 ? 1 : want > vdi_most(rv) ?
 			 vdi_most(rv) : (unsigned int)want;
-	char prof[4200];
 	int ret;
 
 	profile_free(p);
-	ret = vdi_profile(rv, e, n, prof, sizeof(prof));
-	if (ret) {
-		fprintf(stderr, "blkgenctl: review: %s: cannot make its trace in %s/traces: %s\n",
-			e->name, rv->dir, strerror(errno));
-		return ret;
-	}
-	ret = run_load(prof, p, o);
+	ret = vdi_trace_load(rv, e, n, p, o, trace_iops);
 	if (ret)
 		return ret;
-	put_ms(&p->job, "interval_ms", rv->point_secs * 100.0);
-	if (curve_trace_rate(p, trace_iops) || !*trace_iops)
-		return EXIT_USAGE;
 	rv->desktops = n;
 	return EXIT_OK;
 }
