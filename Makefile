@@ -16,6 +16,9 @@
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
 #   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
 #                              its report drawn in build/demo-review/
+#   make demo-multihost [KERNEL=6.12]   two VMs started at one instant by
+#                              ansible/run.yml; the merged report and its
+#                              charts in build/demo-multihost/report/
 #   make man                   build/man/blkgenctl.8 from Documentation/
 #   make tool                  build tools/blkgenctl/blkgenctl only
 #   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
@@ -38,7 +41,7 @@ VERSION := 0.1
 # The kernel release the module is built for (KDIR's), for install.
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
-.PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review man \
+.PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review demo-multihost man \
 	install install-tool uninstall dkms-install dkms-uninstall clean help
 
 all: module tool
@@ -73,6 +76,11 @@ demo:
 
 demo-review:
 	KERNEL="$(KERNEL)" tests/demo-review.sh
+
+demo-multihost:
+	tests/install-deps.sh
+	$(MAKE) -s -C tools/blkgenctl
+	KERNEL="$(KERNEL)" tests/multihost/run.sh --demo
 
 build/man/blkgenctl.8: Documentation/blkgenctl.rst
 	@command -v rst2man > /dev/null || { echo "blkgen: rst2man not found: apt-get install python3-docutils" >&2; exit 1; }
@@ -135,4 +143,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'

@@ -25,6 +25,9 @@ pkgs=(
 	gnuplot-nox python3-docutils			# blkgenctl plot, the man page
 	dkms						# make dkms-install (install-check.sh)
 	chromium					# review: the HTML report in a browser (unit: test-review.sh)
+	jq						# JSON in the host tests (unit, multihost)
+	ansible-core ansible-lint openssh-client	# ansible/: linted, run against two VMs
+	dropbear-bin					# the VMs' ssh server (tests/multihost)
 )
 
 if [ "${1:-}" = --list ]; then

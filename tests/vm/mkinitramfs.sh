@@ -45,6 +45,26 @@ for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /
 	if [ -x "$exe" ]; then copy_exe "$exe"; fi
 done
 copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
+# run.sh --exe: more executables; a Python interpreter with its standard
+# library (no tests, no build files, no caches: 15 MB) and python3.
+for spec in ${VM_EXES:-}; do
+	exe=${spec%%:*} dest=${spec#*:}
+	[ -x "$exe" ] || { echo "mkinitramfs: $exe is not an executable" >&2; exit 1; }
+	copy_exe "$exe" "$dest"
+	case ${exe##*/} in
+	python3.[0-9]*)
+		lib=/usr/lib/${exe##*/}
+		mkdir -p "$root$lib"
+		tar -C "$lib" --exclude=__pycache__ --exclude='./test' \
+			--exclude='./config-*' --exclude='./idlelib' --exclude='./tkinter' \
+			--exclude='./lib2to3' --exclude='./ensurepip' --exclude='./pydoc_data' \
+			--exclude='./site-packages' --exclude='./dist-packages' -cf - . |
+			tar -C "$root$lib" -xf -
+		for so in "$lib"/lib-dynload/*.so; do copy_exe "$so"; done
+		ln -sf "${dest##*/}" "$root${dest%/*}/python3"
+		;;
+	esac
+done
 
 want="configfs null_blk nvme dm_mod ext4 crc32c_generic ${VM_MODULES:-}"
 mkdir -p "$root$moddir"
@@ -108,6 +128,8 @@ VM_NVME_ARGS='${VM_NVME_ARGS:-}'
 VM_MODULES='${VM_MODULES:-}'
 VM_TEST_TIMEOUT='${VM_TEST_TIMEOUT:-300}'
 VM_CMD='${VM_CMD:-}'
+VM_NET='${VM_NET:-0}'
+VM_HOSTNAME='${VM_HOSTNAME:-blkgen-vm}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

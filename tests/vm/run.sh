@@ -42,6 +42,14 @@
 #                    (default "nr_devices=1 submit_queues=2")
 #   --module M       load another kernel module in the guest (repeatable)
 #   --file SRC:DEST  copy a host file into the guest (repeatable)
+#   --exe SRC[:DEST] copy a host executable and its libraries into the
+#                    guest (repeatable; a python3.X brings its standard
+#                    library)
+#   --net PORT       a virtio NIC on QEMU's user-mode network, the guest
+#                    at 10.0.2.15 (the host 10.0.2.2), its port 22 on the
+#                    host's 127.0.0.1:PORT; with --icount, an idle guest's
+#                    clock follows the host's (icount's sleep=on)
+#   --hostname NAME  the guest's host name (default blkgen-vm)
 #   --append ARGS    extra kernel command line
 #   --run CMD        run CMD in the guest instead of the suites and show
 #                    its output (used by make bench)
@@ -62,12 +70,13 @@ timeout_s=
 cpus=
 mem=2048
 append=
-export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD=''
+export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD='' VM_EXES='' VM_NET=0 VM_HOSTNAME=blkgen-vm
+net_port=
 export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
 usage() {
-	sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,54p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -93,6 +102,12 @@ while [ $# -gt 0 ]; do
 	--nullb-args) VM_NULLB_ARGS=$2; shift ;;
 	--module) VM_MODULES="$VM_MODULES $2"; shift ;;
 	--file) VM_FILES="$VM_FILES $2"; shift ;;
+	--exe) VM_EXES="$VM_EXES $2"; shift ;;
+	--net)
+		[[ $2 =~ ^[1-9][0-9]*$ ]] && [ "$2" -lt 65536 ] ||
+			{ echo "run.sh: --net PORT, a TCP port, not '$2'" >&2; exit 2; }
+		net_port=$2 VM_NET=1 VM_MODULES="$VM_MODULES virtio_net"; shift ;;
+	--hostname) VM_HOSTNAME=$2; shift ;;
 	--append) append="$append $2"; shift ;;
 	--run) mode='cmd'; VM_CMD=$2; shift ;;
 	-h|--help) usage ;;
@@ -261,12 +276,20 @@ for i in "${!names[@]}"; do
 	# guest's clock jump to its next timer, align=off never waits for
 	# the host's clock: virtual time is the instruction count alone.
 	[ "$icount" = 1 ] && accel=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off,align=off')
+	# A guest on a network waits for its peers in real time: idle, its
+	# clock follows the host's (timers still fire at their exact
+	# instruction count, however loaded the host).
+	[ "$icount" = 1 ] && [ -n "$net_port" ] && accel=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=on,align=off')
 	qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -cpu max
 	      -smp "$smp" -m "$mem" -no-reboot
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
 	      -append "$cmdline $append"
 	      -drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
 	      -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
+	if [ -n "$net_port" ]; then
+		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
+		       -device "virtio-net-pci,netdev=n0")
+	fi
 
 	if [ "$mode" = shell ]; then
 		exec "${qemu[@]}" -nographic

@@ -1,0 +1,275 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/multihost/run.sh [--demo] [--results FILE]
+#
+# Two guests of the newest Debian kernel (KERNEL=PAT another), each on
+# QEMU's user-mode network with an ssh server (dropbear), Python (for
+# Ansible's modules) and chronyd keeping its clock by an NTP server this
+# script runs on the host (chronyd -x from Debian's chrony package,
+# unpacked, not installed: the host's clock is left alone). Then, from the
+# host, the Ansible playbook as a user runs it:
+#
+#   ansible-playbook -i INVENTORY ansible/run.yml -e profile=... -e device=...
+#
+# and checks its result: both hosts ran; the merged counts and histogram
+# are the sums of the hosts'; each host's first I/O came within 1 ms
+# after start_at by its own clock, as ftrace saw it in that guest
+# (block_bio_queue, stamped with the tai clock: CLOCK_REALTIME there, as
+# no TAI offset is set); the merge's start spread is the hosts' own
+# started_at_ns apart. The guests run under QEMU's icount mode (sleep=on:
+# an idle guest's clock follows the host's, and a timer fires at its
+# instruction count however loaded the host is).
+#
+# Files in build/multihost/ (--demo: build/demo-multihost/, with the
+# merged report and its charts in results/START_AT/). --results FILE
+# appends "PASS|FAIL name" lines.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+demo=0
+results=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--demo) demo=1 ;;
+	--results) results=$2; shift ;;
+	*) echo "usage: $0 [--demo] [--results FILE]" >&2; exit 2 ;;
+	esac
+	shift
+done
+name=multihost
+[ $demo = 1 ] && name="demo-multihost"
+out=$top/build/$name
+py=/usr/bin/python3
+fails=0
+
+say() { echo "$name: $*"; }
+pass() { say "ok: $*"; [ -n "$results" ] && echo "PASS $name: $*" >> "$results"; return 0; }
+fail() { say "FAIL: $*"; [ -n "$results" ] && echo "FAIL $name: $*" >> "$results"; fails=$((fails + 1)); return 0; }
+die() { fail "$*"; cleanup; exit 1; }
+
+for tool in ansible-playbook ssh ssh-keygen jq dropbear "$py"; do
+	command -v "$tool" > /dev/null || { echo "$name: $tool not found (tests/install-deps.sh)" >&2; exit 1; }
+done
+pyexe=$(readlink -f "$py")
+
+rm -rf "$out"
+mkdir -p "$out"
+kernel=$("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"} | tail -n 1)
+[ -n "$kernel" ] || { echo "$name: no Debian kernel (tests/install-deps.sh)" >&2; exit 1; }
+
+# chrony from Debian's archive, unpacked into the cache (installing it
+# would start a daemon that sets this machine's clock).
+chrony=${BLKGEN_CACHE:-/var/cache/blkgen}/chrony
+if [ ! -x "$chrony/root/usr/sbin/chronyd" ]; then
+	say "fetching Debian's chrony (unpacked in $chrony, not installed)"
+	rm -rf "$chrony"
+	mkdir -p "$chrony"
+	(cd "$chrony" && apt-get download -q chrony > download.log 2>&1) &&
+		dpkg-deb -x "$chrony"/chrony_*.deb "$chrony/root" ||
+		{ echo "$name: apt-get download chrony failed ($chrony/download.log)" >&2; exit 1; }
+fi
+
+# Ports: this run's own, so that two runs on one machine do not meet.
+base=$((20000 + $$ % 20000))
+ntp_port=$base port_a=$((base + 1)) port_b=$((base + 2))
+
+ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost || exit 1
+printf 'NTP_PORT=%s\n' "$ntp_port" > "$out/guest.conf"
+
+# The host's NTP server: its own clock, served on 127.0.0.1 (the guests
+# reach it as 10.0.2.2), never adjusted (-x).
+cat > "$out/chrony-host.conf" <<CONF
+port $ntp_port
+bindaddress 127.0.0.1
+allow 127.0.0.1
+local stratum 8
+cmdport 0
+bindcmdaddress /
+pidfile $out/chronyd.pid
+CONF
+"$chrony/root/usr/sbin/chronyd" -x -u root -d -f "$out/chrony-host.conf" > "$out/chronyd-host.log" 2>&1 &
+ntpd_pid=$!
+
+pids=()
+guests_rc=0
+# cleanup: the guests power off (run.sh fails one whose kernel log is not
+# clean), the NTP server ends.
+cleanup() {
+	local p
+	for p in "$port_a" "$port_b"; do
+		gssh "$p" 'touch /tmp/blkgen-poweroff' 2> /dev/null
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" || guests_rc=1
+	done
+	pids=()
+	kill "$ntpd_pid" 2> /dev/null
+	wait "$ntpd_pid" 2> /dev/null
+}
+trap 'cleanup; exit 130' INT TERM
+
+gssh() {
+	local port=$1
+	shift
+	ssh -p "$port" -i "$out/key" -o BatchMode=yes -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
+		root@127.0.0.1 "$@"
+}
+
+# guest TAG PORT: boot one guest in the background.
+guest() {
+	"$top/tests/vm/run.sh" --kernel "$kernel" --icount --cpus 1 --tag "$name-$1" \
+		--hostname "blkgen-$1" --net "$2" --timeout 1800 \
+		--exe /usr/sbin/dropbear --exe "$pyexe" \
+		--exe "$chrony/root/usr/sbin/chronyd:/usr/sbin/chronyd" \
+		--exe "$chrony/root/usr/bin/chronyc:/usr/bin/chronyc" \
+		--file "$out/key.pub:/root/.ssh/authorized_keys" \
+		--file "$out/guest.conf:/etc/blkgen-multihost.conf" \
+		--run "bash /blkgen/tests/multihost/guest.sh" > "$out/guest-$1.log" 2>&1 &
+	pids+=($!)
+}
+say "booting two guests of $kernel (logs: ${out#"$top"/}/guest-a.log, guest-b.log)"
+start=$(date +%s)
+guest a "$port_a"
+guest b "$port_b"
+
+# ssh answers, and the clock is synchronised within 1 ms (chrony's own
+# estimate; the playbook checks it again).
+for p in "$port_a" "$port_b"; do
+	until gssh "$p" true 2> /dev/null; do
+		[ $(($(date +%s) - start)) -lt 600 ] || die "no ssh on port $p after 600 s"
+		sleep 2
+	done
+done
+say "ssh up after $(($(date +%s) - start)) s"
+for p in "$port_a" "$port_b"; do
+	until gssh "$p" chronyc -c -n tracking 2> /dev/null |
+	      awk -F, '$14 == "Normal" { o = $5 < 0 ? -$5 : $5; exit !(o < 0.0005) } { exit 1 }'; do
+		[ $(($(date +%s) - start)) -lt 900 ] || die "the guest on port $p did not synchronise its clock: $(gssh "$p" chronyc -n tracking 2>&1 | tr '\n' ' ')"
+		sleep 2
+	done
+done
+say "clocks synchronised after $(($(date +%s) - start)) s"
+
+# The witness in each guest: ftrace's block_bio_queue, tai clock.
+witness_on='t=/sys/kernel/tracing; [ -f $t/trace_clock ] || mount -t tracefs nodev $t;
+	echo 0 > $t/tracing_on; echo tai > $t/trace_clock; echo > $t/trace;
+	echo 1 > $t/events/block/block_bio_queue/enable; echo 1 > $t/tracing_on;
+	grep -q "\[tai\]" $t/trace_clock'
+for p in "$port_a" "$port_b"; do
+	gssh "$p" "$witness_on" || die "no ftrace witness (tai clock, block_bio_queue) in the guest on port $p"
+done
+
+cat > "$out/inventory.ini" <<INV
+[blkgen]
+blkgen-a ansible_host=127.0.0.1 ansible_port=$port_a
+blkgen-b ansible_host=127.0.0.1 ansible_port=$port_b
+
+[blkgen:vars]
+ansible_user=root
+ansible_ssh_private_key_file=$out/key
+ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
+ansible_python_interpreter=/usr/bin/python3
+INV
+export ANSIBLE_PIPELINING=1 ANSIBLE_LOCAL_TEMP=$out/ansible-tmp ANSIBLE_NOCOLOR=1 \
+	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+# A clock limit the guests cannot meet: refused before anything runs.
+ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
+	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
+	-e blkgen_max_clock_offset_ms=0.000001 -e "blkgen_results=$out/refused" > "$out/ansible-refused.log" 2>&1
+rc=$?
+n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
+if [ $rc != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ]; then
+	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on both hosts, nothing run"
+else
+	fail "a clock limit of 1 ns: exit $rc, $n hosts refused (${out#"$top"/}/ansible-refused.log)"
+fi
+
+say "ansible-playbook -i ${out#"$top"/}/inventory.ini ansible/run.yml -e profile=4k-random-read -e device=/dev/nvme0n1 (log: ${out#"$top"/}/ansible.log)"
+ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
+	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
+	-e 'blkgen_args="--set duration_ms=4000 --set interval_ms=500"' \
+	-e blkgen_lead=15 -e "blkgen_results=$out/results" \
+	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl" > "$out/ansible.log" 2>&1
+rc=$?
+[ $rc = 0 ] && pass "ansible-playbook ansible/run.yml on two hosts" ||
+	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
+
+# The witnesses' first bio on nvme0n1, in us of CLOCK_REALTIME.
+for g in a b; do
+	p=port_$g
+	gssh "${!p}" 'echo 0 > /sys/kernel/tracing/tracing_on; cat /sys/kernel/tracing/trace' > "$out/trace-$g.txt"
+done
+
+dir=$(ls -d "$out"/results/*/ 2> /dev/null | head -n 1)
+dir=${dir%/}
+ha=$dir/hosts/blkgen-a.json hb=$dir/hosts/blkgen-b.json m=$dir/merged.json
+if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
+	# Both ran, each named by its host name.
+	names=$(jq -r '.hostname' "$ha" "$hb" | tr '\n' ' ')
+	[ "$names" = "blkgen-a blkgen-b " ] && pass "both hosts ran (hostname in each report: $names)" ||
+		fail "the reports name $names"
+	# The merge: reads and the latency histogram's bins (response and
+	# service time) are the sums of the hosts'.
+	r='.jobs[0].workloads[0].read'
+	bad=
+	for k in ios lat_ns.N clat_ns.N; do
+		a=$(jq "$r.$k" "$ha") b=$(jq "$r.$k" "$hb") c=$(jq "$r.$k" "$m")
+		[ $((a + b)) = "$c" ] || bad="$bad $k $c for $a + $b;"
+	done
+	for k in lat_ns clat_ns; do
+		want=$(jq -s -S -c "[ .[0]$r.$k.bins, .[1]$r.$k.bins ] as [\$a, \$b] |
+			reduce ((\$a + \$b) | keys[]) as \$i ({}; .[\$i] = ((\$a[\$i] // 0) + (\$b[\$i] // 0)))" "$ha" "$hb")
+		got=$(jq -S -c "$r.$k.bins" "$m")
+		[ "$want" = "$got" ] || bad="$bad $k bins differ;"
+	done
+	if [ -z "$bad" ] && [ "$(jq "$r.ios" "$m")" -gt 0 ]; then
+		pass "merged reads and latency histograms (response, service) are the sums of the hosts' ($(jq "$r.ios" "$ha") + $(jq "$r.ios" "$hb") reads)"
+	else
+		fail "the merge is not the hosts' sum:$bad"
+	fi
+	# The start spread the merge reports: the hosts' started_at_ns apart.
+	at=$(jq -r '.jobs[0].start_at' "$ha")
+	read -r sa sb < <(jq -r '.jobs[0].started_at_ns' "$ha" "$hb" | tr '\n' ' ')
+	spread=$(jq -r '.start_spread_ns' "$m")
+	want=$((sa > sb ? sa - sb : sb - sa))
+	[ "$spread" = "$want" ] && pass "start spread $spread ns, the hosts' started_at_ns apart" ||
+		fail "start spread $spread ns, the hosts' started_at_ns are $want ns apart"
+	# The witness: each host's first bio within 1 ms after start_at.
+	dev=$(gssh "$port_a" cat /sys/block/nvme0n1/dev | tr : ,)
+	for g in a b; do
+		us=$(awk -v dev="$dev" '$0 ~ "block_bio_queue: " dev " " {
+			for (i = 1; i < NF; i++)
+				if ($(i + 1) == "block_bio_queue:") {
+					t = $i; sub(":", "", t); split(t, p, ".")
+					printf "%d%06d\n", p[1], p[2]; exit
+				}
+			}' "$out/trace-$g.txt")
+		s=$(jq -r '.jobs[0].started_at_ns' "$dir/hosts/blkgen-$g.json")
+		if [ -z "$us" ]; then
+			fail "the witness in blkgen-$g saw no bio on $dev"
+			continue
+		fi
+		d=$((us - at / 1000))
+		say "blkgen-$g: the witness saw its first bio at start_at + $d us (started_at_ns + $(((s - at) / 1000)) us)"
+		echo "blkgen-$g $d $(((s - at) / 1000))" >> "$out/witness.txt"
+		[ "$d" -ge 0 ] && [ "$d" -le 1000 ] && pass "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace)" ||
+			fail "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace), not within 1 ms after"
+	done
+	say "merged report: ${dir#"$top"/}/merged.txt"
+	sed -n '1,40p' "$dir/merged.txt"
+else
+	fail "no reports in ${out#"$top"/}/results (ansible.log: $(tail -n 3 "$out/ansible.log" | tr '\n' ' '))"
+fi
+cleanup
+trap - INT TERM
+[ $guests_rc = 0 ] && pass "both guests powered off with a clean kernel log" ||
+	fail "a guest failed (kernel log, or its command: ${out#"$top"/}/guest-a.log, guest-b.log)"
+if [ $demo = 1 ] && [ -n "${dir:-}" ]; then
+	rm -rf "$out/report"
+	cp -a "$dir" "$out/report"
+	say "the merged report and its charts: ${out#"$top"/}/report/ (merged.txt, merged.json, merged.csv, merged-hist.png, merged-time.png)"
+fi
+say "$fails failed, in $(($(date +%s) - start)) s"
+[ $fails = 0 ]
