@@ -127,6 +127,26 @@ if [ $rc = 0 ] &&
 else
 	notok "armed hosts: exit $rc: $(cat "$tmp/err") $(jq -c '[.hosts, .start_spread_ns, .done]' "$tmp/out")"
 fi
+# The merged run's times: the common start_at, the earliest first I/O,
+# the latest end.
+if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o json > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '.jobs[0] | [.start_at, .started_at_ns, .ended_at_ns]' "$tmp/out")" = \
+     "[$AT,$((AT + 40000)),$((AT + 1009000000))]" ]; then
+	ok "merged hosts: start_at, the earliest started_at_ns, the latest ended_at_ns"
+else
+	notok "merged times: $(cat "$tmp/err") $(jq -c '.jobs[0] | [.start_at, .started_at_ns, .ended_at_ns]' "$tmp/out")"
+fi
+# The summed series as CSV: a row per interval and direction, each with
+# its CLOCK_REALTIME start (start_at + start_ms).
+if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o csv-intervals > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(head -n 1 "$tmp/out")" = 'job,workload,direction,interval,start_ms,length_ms,start_s,ios,bytes,iops,mb_per_s,lat_mean_us,lat_max_us,errors' ] &&
+   [ "$(grep -c ',read,' "$tmp/out")" = 2 ] && [ "$(grep -c ',write,' "$tmp/out")" = 2 ] &&
+   [ "$(awk -F, '$3 == "read" { printf "%s:%s:%s:%s:%s ", $4, $7, $8, $12, $13 }' "$tmp/out")" = \
+     "1:1796378400.000:4:15.00:20.00 2:1796378400.500:4:30.00:40.00 " ]; then
+	ok "merge -o csv-intervals: the summed series, a row per interval, its wall-clock start"
+else
+	notok "csv-intervals: $(cat "$tmp/err" "$tmp/out")"
+fi
 if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o normal > "$tmp/out" 2>&1 &&
    grep -q '^hosts: 2, start spread 0.035 ms' "$tmp/out" &&
    grep -qE '^  h2 +6.12 +0.035 +1008.960 +4$' "$tmp/out"; then

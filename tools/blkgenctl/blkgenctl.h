@@ -137,6 +137,7 @@ struct print_ops {
 extern const struct print_ops print_normal_ops;
 extern const struct print_ops print_json_ops;
 extern const struct print_ops print_csv_ops;
+extern const struct print_ops print_csv_iv_ops;
 extern const struct print_ops print_fio_ops;
 const struct print_ops *print_ops_for(const char *fmt);
 const struct print_ops *print_ops_arg(const char *fmt);

@@ -543,6 +543,22 @@ static int series_aligned(const struct job_result *r, char *why, size_t len)
 	return 1;
 }
 
+/* The merged run's first I/O and last end: the earliest and the latest host's. */
+static void merged_times(struct job_result *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_hosts; i++) {
+		const struct host_result *h = &r->hosts[i];
+
+		if (h->started_at_ns &&
+		    (!r->started_at_ns || h->started_at_ns < r->started_at_ns))
+			r->started_at_ns = h->started_at_ns;
+		if (h->ended_at_ns > r->ended_at_ns)
+			r->ended_at_ns = h->ended_at_ns;
+	}
+}
+
 /* Drop the time series (they do not line up). */
 static void drop_series(struct job_result *r)
 {
@@ -563,7 +579,7 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|fio] [--force]\n"
+	const char *usage = "blkgenctl merge FILE.json... [-o normal|json|csv|csv-intervals|fio] [--force]\n"
 		"\n"
 		"Combine JSON reports (blkgenctl -o json or -o fio, or fio's json+)\n"
 		"of runs over the same interval: workloads of the same name add up,\n"
@@ -660,7 +676,12 @@ int cmd_merge(int argc, char **argv)
 	case 0:
 		drop_series(&r);
 		break;
+	default:
+		/* One start_at for all: the merged run's, its series counts from it. */
+		r.start_at = r.hosts[0].start_at;
+		break;
 	}
+	merged_times(&r);
 	ops->job(&r);
 out:
 	result_free(&r);

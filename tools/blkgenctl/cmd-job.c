@@ -184,11 +184,11 @@ int cmd_status(int argc, char **argv)
 	return rc;
 }
 
-/* report JOB [-o normal|json|csv|fio] */
+/* report JOB [-o normal|json|csv|csv-intervals|fio] */
 int cmd_report(int argc, char **argv)
 {
 	const struct print_ops *ops = &print_normal_ops;
-	const char *usage = "blkgenctl report JOB [-o normal|json|csv|fio]\n"
+	const char *usage = "blkgenctl report JOB [-o normal|json|csv|csv-intervals|fio]\n"
 		"\n"
 		"The results of JOB: per workload and direction I/Os, IOPS,\n"
 		"bandwidth, latency and its percentiles, errors.\n"

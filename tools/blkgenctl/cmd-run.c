@@ -49,7 +49,7 @@ void run_catch_signals(void)
 
 static const char *run_usage =
 	"blkgenctl run PROFILE... [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
-	"                      [--allow-write] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
+	"                      [--allow-write] [-o normal|json|csv|csv-intervals|fio] [-q] [--name JOB] [--keep]\n"
 	"                      [--dry-run] [--start-at TIME]";
 
 /* --help of run and curve: what each option does. */
@@ -1317,7 +1317,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 static const char *replay_usage =
 	"blkgenctl replay TRACE --device DEV [--speed PCT] [--afap] [--depth N]\n"
 	"                       [--allow-write] [--reads-only] [--format FMT] [--filter ID]\n"
-	"                       [--issue] [-o normal|json|csv|fio] [-q] [--name JOB] [--keep]\n"
+	"                       [--issue] [-o normal|json|csv|csv-intervals|fio] [-q] [--name JOB] [--keep]\n"
 	"                       [--start-at TIME]";
 
 static void replay_help(void)

@@ -79,7 +79,7 @@ static int job_file(char *buf, size_t size, const char *job, const char *name)
 }
 
 static const char *verify_usage =
-	"blkgenctl verify JOB [-o normal|json|csv|fio]\n"
+	"blkgenctl verify JOB [-o normal|json|csv|csv-intervals|fio]\n"
 	"\n"
 	"Read back the whole region of every verify=1 workload of JOB (a\n"
 	"finished run) against its generation table, and print each block\n"

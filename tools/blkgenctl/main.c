@@ -44,7 +44,7 @@ static const struct command commands[] = {
 	{ "list", "[-o json]", "List the jobs", cmd_list },
 	{ "status", "[JOB...] [-o json]", "One line per job: state, time, I/Os, IOPS, error",
 	  cmd_status },
-	{ "report", "JOB [-o normal|json|csv|fio]",
+	{ "report", "JOB [-o normal|json|csv|csv-intervals|fio]",
 	  "Results of a job: IOPS, bandwidth, latency and percentiles",
 	  cmd_report },
 	{ "stop", "JOB", "Stop a running job (waits for in-flight I/O)",

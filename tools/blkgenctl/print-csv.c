@@ -4,6 +4,8 @@
  * the spirit of vdbench's flatfile. The lat_ and p columns are the
  * response time (from the intended start); the svc_ columns, at the end,
  * the service time (from submission), empty for a result without them.
+ * -o csv-intervals: the time series instead, a row per interval,
+ * workload and direction (vdbench's flatfile has one per interval).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -86,6 +88,71 @@ static void csv_jobs(const struct job_result *r, int n)
 	for (k = 0; k < n; k++)
 		csv_rows(&r[k]);
 }
+
+static void csv_iv_header(void)
+{
+	printf("job,workload,direction,interval,start_ms,length_ms,start_s,ios,"
+	       "bytes,iops,mb_per_s,lat_mean_us,lat_max_us,errors\n");
+}
+
+/*
+ * One row per interval and direction. start_s: the interval's start by
+ * CLOCK_REALTIME, for a run armed for start_at (the series counts from
+ * it), else empty.
+ */
+static void csv_iv_rows(const struct job_result *r)
+{
+	static const char *const dir_name[] = { "read", "write" };
+	char start[32];
+	size_t k;
+	int i, d;
+
+	for (i = 0; i < r->nr_wl; i++) {
+		const struct wl_result *w = &r->wl[i];
+
+		for (k = 0; k < w->nr_iv; k++) {
+			const struct blkgen_interval *iv = &w->iv[k];
+			double secs = iv->length_ms / 1e3;
+
+			start[0] = '\0';
+			if (r->start_at)
+				snprintf(start, sizeof(start), "%.3f",
+					 r->start_at / 1e9 + iv->start_ms / 1e3);
+			for (d = 0; d < 2; d++)
+				printf("%s,%s,%s,%zu,%" PRIu64 ",%u,%s,%" PRIu64 ",%" PRIu64
+				       ",%.1f,%.3f,%.2f,%.2f,%" PRIu64 "\n",
+				       r->name, w->name, dir_name[d], k + 1,
+				       (uint64_t)iv->start_ms, (unsigned int)iv->length_ms,
+				       start, (uint64_t)iv->ios[d], (uint64_t)iv->bytes[d],
+				       secs > 0 ? iv->ios[d] / secs : 0,
+				       secs > 0 ? iv->bytes[d] / secs / 1e6 : 0,
+				       iv->ios[d] ? (double)iv->lat_sum_ns[d] / iv->ios[d] / 1e3 : 0,
+				       iv->lat_max_ns[d] / 1e3,
+				       d ? (uint64_t)0 : (uint64_t)iv->errors);
+		}
+	}
+}
+
+static void csv_iv_job(const struct job_result *r)
+{
+	csv_iv_header();
+	csv_iv_rows(r);
+}
+
+static void csv_iv_jobs(const struct job_result *r, int n)
+{
+	int k;
+
+	csv_iv_header();
+	for (k = 0; k < n; k++)
+		csv_iv_rows(&r[k]);
+}
+
+const struct print_ops print_csv_iv_ops = {
+	.name	= "csv-intervals",
+	.job	= csv_iv_job,
+	.jobs	= csv_iv_jobs,
+};
 
 const struct print_ops print_csv_ops = {
 	.name	= "csv",
