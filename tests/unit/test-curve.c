@@ -93,5 +93,25 @@ int main(void)
 	CHECK(sp == 0.01 && !strcmp(get(&p.wl[0], "replay_speed"), "0.01"),
 	      "clamped at 0.01%%: %s", get(&p.wl[0], "replay_speed"));
 	profile_free(&p);
+	/* Armed for start_at: a slot of warmup + duration + 5 s, whole seconds. */
+	{
+		char why[256] = "";
+
+		load(&p, "[job]\nduration_ms = 3000\nwarmup_ms = 500\n[workload w]\ndevice = /dev/null\n");
+		CHECK(curve_slot_ms(&p, why, sizeof(why)) == 9000, "3.5 s + 5 s: %llu ms",
+		      (unsigned long long)curve_slot_ms(&p, why, sizeof(why)));
+		profile_free(&p);
+		load(&p, "[job]\nduration_ms = 60000\n[workload w]\ndevice = /dev/null\n");
+		CHECK(curve_slot_ms(&p, why, sizeof(why)) == 65000, "60 s + 5 s");
+		profile_free(&p);
+		load(&p, "[job]\nio_limit = 1000\n[workload w]\ndevice = /dev/null\n");
+		CHECK(!curve_slot_ms(&p, why, sizeof(why)) && strstr(why, "duration_ms"),
+		      "no duration: refused (%s)", why);
+		profile_free(&p);
+		load(&p, "[job]\nduration_ms = 1000\n[workload w]\ntrace = t.blktrace\ndevice = /dev/null\n");
+		CHECK(!curve_slot_ms(&p, why, sizeof(why)) && strstr(why, "trace"),
+		      "a trace: refused (%s)", why);
+		profile_free(&p);
+	}
 	return t_exit("test-curve");
 }

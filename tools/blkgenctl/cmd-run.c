@@ -93,6 +93,10 @@ static const char *curve_help =
 	"                          mean latency is above MS (vdbench's stopcurve)\n"
 	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet,\n"
 	"      --dry-run           as for run\n"
+	"      --start-at TIME     the maximum run at TIME (as for run), point k\n"
+	"                          k slots later: a slot is warmup_ms + duration_ms\n"
+	"                          + 5 s, in whole seconds (hosts given one TIME\n"
+	"                          run each point together)\n"
 	"  -o, --output-format FMT  normal (default), json or csv: one line or\n"
 	"                          object per point\n";
 
@@ -769,7 +773,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 			o->dry_run = true;
 			break;
 		case 'T':
-			if (points || parse_start_at(optarg, o))
+			if (parse_start_at(optarg, o))
 				goto bad;
 			break;
 		case 'P':
@@ -1036,11 +1040,6 @@ int cmd_run(int argc, char **argv)
 	if (rate && !strcmp(rate, "curve")) {
 		double stop_ms = profile_stop_ms(&p);
 
-		if (o.start_at) {
-			fprintf(stderr, "blkgenctl: --start-at starts one run, not a curve's points\n");
-			ret = EXIT_USAGE;
-			goto out;
-		}
 		ret = stop_ms < 0 ? EXIT_USAGE :
 		      curve_sweep(&p, &o, profile_get(&p.job, "curve"), stop_ms);
 		goto out;
@@ -1058,7 +1057,7 @@ out:
 static const char *curve_usage =
 	"blkgenctl curve PROFILE [--points 10-120,10] [--stop-latency-ms MS]\n"
 	"                        [--device DEV]... [--set [WL.]KEY=VALUE]... [--allow-write]\n"
-	"                        [-o normal|json|csv] [-q] [--dry-run]";
+	"                        [-o normal|json|csv] [-q] [--dry-run] [--start-at TIME]";
 
 int cmd_curve(int argc, char **argv)
 {
@@ -1128,8 +1127,10 @@ static void curve_measure(const struct job_result *r, struct curve_point *pt,
 	snprintf(pt->state, sizeof(pt->state), "%s", r->state);
 }
 
+/* @at, @slot_ms: a curve armed for start_at (0: not), its points' slot. */
 static void curve_print(const struct run_opts *o, uint64_t max,
-			const struct curve_point *pts, int n)
+			const struct curve_point *pts, int n, uint64_t at,
+			uint64_t slot_ms)
 {
 	int i;
 
@@ -1150,6 +1151,12 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 				       json_object_new_string(BLKGENCTL_VERSION));
 		json_object_object_add(root, "max_iops",
 				       json_object_new_uint64(max));
+		if (at) {
+			json_object_object_add(root, "start_at",
+					       json_object_new_uint64(at));
+			json_object_object_add(root, "slot_ms",
+					       json_object_new_uint64(slot_ms));
+		}
 		for (i = 0; i < n; i++) {
 			json_object *pt = json_object_new_object();
 			json_object *lat = json_object_new_object();
@@ -1245,8 +1252,10 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	double pct[64];
 	char job[256], rate[32];
 	double trace_iops = 0, sp;
-	uint64_t max;
+	uint64_t max, at = o->start_at, slot = 0;
 	int n, i, done = 0, ret;
+	bool overran = false;
+	char why[256];
 
 	n = curve_points(points, pct, 64);
 	if (n <= 0) {
@@ -1265,6 +1274,16 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	}
 	fprintf(stderr, "curve: maximum run (%s), then %d points\n",
 		trace_iops ? "the trace as fast as possible" : "unthrottled", n);
+	if (at) {
+		slot = curve_slot_ms(p, why, sizeof(why));
+		if (!slot) {
+			fprintf(stderr, "blkgenctl: curve --start-at: %s\n", why);
+			free(h);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "curve: armed: the maximum at start_at, point k at start_at + k x %llu s\n",
+			(unsigned long long)slot / 1000);
+	}
 	curve_set_max(p, trace_iops);
 	memset(&r, 0, sizeof(r));
 	ret = run_job(p, o, job, &r);
@@ -1294,6 +1313,15 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 		else
 			fprintf(stderr, "curve: point %d/%d: %g%% = %s IOPS\n",
 				i + 1, n, pct[i], rate);
+		if (at) {
+			o->start_at = at + (i + 1) * slot * 1000000ULL;
+			if (o->start_at < real_ns() + 100000000ULL) {
+				fprintf(stderr, "blkgenctl: curve: point %d's start (start_at + %d x %llu s) has passed: the run before it overran its slot\n",
+					i + 1, i + 1, (unsigned long long)slot / 1000);
+				overran = true;
+				break;
+			}
+		}
 		memset(&r, 0, sizeof(r));
 		ret = run_job(p, o, job, &r);
 		if (ret && ret != EXIT_FAIL) {
@@ -1309,9 +1337,9 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 			break;
 		}
 	}
-	curve_print(o, max, pts, done);
+	curve_print(o, max, pts, done, at, slot);
 	free(h);
-	return interrupted ? 128 + interrupted : EXIT_OK;
+	return interrupted ? 128 + interrupted : overran ? EXIT_FAIL : EXIT_OK;
 }
 
 static const char *replay_usage =

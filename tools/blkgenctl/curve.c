@@ -82,3 +82,41 @@ double curve_set_target(struct profile *p, uint64_t target, double trace_iops)
 	profile_put(&p->wl[0], "replay_speed", buf, 0);
 	return sp;
 }
+
+/*
+ * A curve armed for start_at (--start-at): the maximum run at start_at,
+ * point k at start_at + k slots, so that every host running the same
+ * curve with the same time runs each point at the same instants. A slot
+ * is the job's warmup and duration and CURVE_SLOT_GAP_MS for tearing one
+ * run down and arming the next, rounded up to whole seconds. @p's
+ * duration_ms must be set (a run ended by io_limit has no length) and it
+ * must not replay a trace (its points' lengths differ). Returns the slot
+ * in ms, or 0 with @why set.
+ */
+uint64_t curve_slot_ms(const struct profile *p, char *why, size_t len)
+{
+	const char *d = profile_get(&p->job, "duration_ms");
+	const char *w = profile_get(&p->job, "warmup_ms");
+	unsigned long long dur, warm = 0;
+	char *end;
+	int i;
+
+	for (i = 0; i < p->nr_wl; i++)
+		if (profile_get(&p->wl[i], "trace")) {
+			snprintf(why, len, "a curve over a trace has points of other lengths: it starts at once");
+			return 0;
+		}
+	dur = d ? strtoull(d, &end, 10) : 0;
+	if (!d || end == d || *end || !dur) {
+		snprintf(why, len, "the curve's runs need a duration_ms (not 0) to be armed one after another");
+		return 0;
+	}
+	if (w) {
+		warm = strtoull(w, &end, 10);
+		if (end == w || *end) {
+			snprintf(why, len, "warmup_ms '%s' is not a number of ms", w);
+			return 0;
+		}
+	}
+	return (warm + dur + CURVE_SLOT_GAP_MS + 999) / 1000 * 1000;
+}

@@ -45,6 +45,9 @@ uint64_t curve_target(uint64_t max, double pct);
 int curve_trace_rate(struct profile *p, double *iops);
 void curve_set_max(struct profile *p, double trace_iops);
 double curve_set_target(struct profile *p, uint64_t target, double trace_iops);
+/* Between two points of a curve armed for start_at: one run torn down, the next armed. */
+#define CURVE_SLOT_GAP_MS 5000
+uint64_t curve_slot_ms(const struct profile *p, char *why, size_t len);
 
 /* when.c: an instant a user gave (--start-at) as CLOCK_REALTIME ns */
 int when_parse(const char *s, uint64_t now_ns, uint64_t *ns);
