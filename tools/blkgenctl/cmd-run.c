@@ -1102,6 +1102,7 @@ struct curve_point {
 	double iops, bw;
 	double mean, p99;
 	uint64_t max;
+	uint64_t started_at_ns;	/* CLOCK_REALTIME of its first I/O */
 	char state[32];
 };
 
@@ -1124,6 +1125,7 @@ static void curve_measure(const struct job_result *r, struct curve_point *pt,
 	pt->mean = report_mean(h);
 	pt->p99 = report_percentile(h, 99);
 	pt->max = h->count ? h->max_ns : 0;
+	pt->started_at_ns = r->started_at_ns;
 	snprintf(pt->state, sizeof(pt->state), "%s", r->state);
 }
 
@@ -1178,6 +1180,9 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 			json_object_object_add(pt, "lat_ns", lat);
 			json_object_object_add(pt, "state",
 					       json_object_new_string(pts[i].state));
+			if (pts[i].started_at_ns)
+				json_object_object_add(pt, "started_at_ns",
+						       json_object_new_uint64(pts[i].started_at_ns));
 			json_object_array_add(arr, pt);
 		}
 		json_object_object_add(root, "points", arr);
