@@ -19,7 +19,7 @@ server 10.0.2.2 port $NTP_PORT iburst minpoll -2 maxpoll -2
 makestep 0.01 -1
 cmdport 0
 CONF
-chronyd -u root -f /etc/chrony.conf || echo "blkgen-multihost: chronyd failed"
+chronyd -u root -f /etc/chrony.conf || { echo "blkgen-multihost: chronyd failed"; exit 1; }
 
 chmod 700 /root/.ssh
 chmod 600 /root/.ssh/authorized_keys

@@ -46,7 +46,7 @@ fails=0
 say() { echo "$name: $*"; }
 pass() { say "ok: $*"; [ -n "$results" ] && echo "PASS $name: $*" >> "$results"; return 0; }
 fail() { say "FAIL: $*"; [ -n "$results" ] && echo "FAIL $name: $*" >> "$results"; fails=$((fails + 1)); return 0; }
-die() { fail "$*"; cleanup; exit 1; }
+die() { fail "$*"; exit 1; }
 
 for tool in ansible-playbook ssh ssh-keygen jq dropbear "$py"; do
 	command -v "$tool" > /dev/null || { echo "$name: $tool not found (tests/install-deps.sh)" >&2; exit 1; }
@@ -91,23 +91,44 @@ CONF
 "$chrony/root/usr/sbin/chronyd" -x -u root -d -f "$out/chrony-host.conf" > "$out/chronyd-host.log" 2>&1 &
 ntpd_pid=$!
 
-pids=()
+pids=() pgids=()
 guests_rc=0
 # cleanup: the guests power off (run.sh fails one whose kernel log is not
-# clean), the NTP server ends.
+# clean; one that does not within 60 s is killed, QEMU and all), the NTP
+# server ends. Also on the way out of any failure.
 cleanup() {
-	local p
+	local p i
 	for p in "$port_a" "$port_b"; do
 		gssh "$p" 'touch /tmp/blkgen-poweroff' 2> /dev/null
 	done
-	for p in "${pids[@]}"; do
-		wait "$p" || guests_rc=1
+	for i in "${!pids[@]}"; do
+		for _ in $(seq 60); do
+			kill -0 "${pids[$i]}" 2> /dev/null || break
+			sleep 1
+		done
+		if kill -0 "${pids[$i]}" 2> /dev/null; then
+			kill -- "-${pgids[$i]}" 2> /dev/null
+			guests_rc=1
+		fi
+		wait "${pids[$i]}" || guests_rc=1
 	done
-	pids=()
+	pids=() pgids=()
 	kill "$ntpd_pid" 2> /dev/null
 	wait "$ntpd_pid" 2> /dev/null
+	return 0
 }
-trap 'cleanup; exit 130' INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# alive: the guests and the NTP server are still there (a port taken by
+# another program ends QEMU or chronyd at once).
+alive() {
+	local p
+	for p in "${pids[@]}"; do
+		kill -0 "$p" 2> /dev/null || { echo "a guest ended (${out#"$top"/}/guest-a.log, guest-b.log: $(tail -n 2 "$out"/guest-*.log | tr '\n' ' '))"; return 1; }
+	done
+	kill -0 "$ntpd_pid" 2> /dev/null || { echo "the host's NTP server ended: $(tail -n 2 "$out/chronyd-host.log" | tr '\n' ' ')"; return 1; }
+}
 
 gssh() {
 	local port=$1
@@ -119,7 +140,7 @@ gssh() {
 
 # guest TAG PORT: boot one guest in the background.
 guest() {
-	"$top/tests/vm/run.sh" --kernel "$kernel" --icount --cpus 1 --tag "$name-$1" \
+	setsid "$top/tests/vm/run.sh" --kernel "$kernel" --icount --cpus 1 --tag "$name-$1" \
 		--hostname "blkgen-$1" --net "$2" --timeout 1800 \
 		--exe /usr/sbin/dropbear --exe "$pyexe" \
 		--exe "$chrony/root/usr/sbin/chronyd:/usr/sbin/chronyd" \
@@ -128,6 +149,7 @@ guest() {
 		--file "$out/guest.conf:/etc/blkgen-multihost.conf" \
 		--run "bash /blkgen/tests/multihost/guest.sh" > "$out/guest-$1.log" 2>&1 &
 	pids+=($!)
+	pgids+=($!)
 }
 say "booting two guests of $kernel (logs: ${out#"$top"/}/guest-a.log, guest-b.log)"
 start=$(date +%s)
@@ -138,6 +160,7 @@ guest b "$port_b"
 # estimate; the playbook checks it again).
 for p in "$port_a" "$port_b"; do
 	until gssh "$p" true 2> /dev/null; do
+		why=$(alive) || die "$why"
 		[ $(($(date +%s) - start)) -lt 600 ] || die "no ssh on port $p after 600 s"
 		sleep 2
 	done
@@ -146,6 +169,7 @@ say "ssh up after $(($(date +%s) - start)) s"
 for p in "$port_a" "$port_b"; do
 	until gssh "$p" chronyc -c -n tracking 2> /dev/null |
 	      awk -F, '$14 == "Normal" { o = $5 < 0 ? -$5 : $5; exit !(o < 0.0005) } { exit 1 }'; do
+		why=$(alive) || die "$why"
 		[ $(($(date +%s) - start)) -lt 900 ] || die "the guest on port $p did not synchronise its clock: $(gssh "$p" chronyc -n tracking 2>&1 | tr '\n' ' ')"
 		sleep 2
 	done
@@ -154,7 +178,8 @@ say "clocks synchronised after $(($(date +%s) - start)) s"
 
 # The witness in each guest: ftrace's block_bio_queue, tai clock.
 witness_on='t=/sys/kernel/tracing; [ -f $t/trace_clock ] || mount -t tracefs nodev $t;
-	echo 0 > $t/tracing_on; echo tai > $t/trace_clock; echo > $t/trace;
+	echo 0 > $t/tracing_on; echo tai > $t/trace_clock; echo 0 > $t/options/overwrite;
+	echo 4096 > $t/buffer_size_kb; echo > $t/trace;
 	echo 1 > $t/events/block/block_bio_queue/enable; echo 1 > $t/tracing_on;
 	grep -q "\[tai\]" $t/trace_clock'
 for p in "$port_a" "$port_b"; do
@@ -189,12 +214,24 @@ fi
 say "ansible-playbook -i ${out#"$top"/}/inventory.ini ansible/run.yml -e profile=4k-random-read -e device=/dev/nvme0n1 (log: ${out#"$top"/}/ansible.log)"
 ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
 	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
-	-e 'blkgen_args="--set duration_ms=4000 --set interval_ms=500"' \
+	-e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
 	-e blkgen_lead=15 -e "blkgen_results=$out/results" \
 	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl" > "$out/ansible.log" 2>&1
 rc=$?
 [ $rc = 0 ] && pass "ansible-playbook ansible/run.yml on two hosts" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
+
+# The guests' clocks after the run, by chrony against the host's: the
+# hosts' own start times are as close in real time as these agree.
+for g in a b; do
+	p=port_$g
+	off=$(gssh "${!p}" chronyc -c -n tracking | awk -F, '$14 == "Normal" { printf "%.0f", $5 * 1e6 }')
+	say "blkgen-$g: its clock $off us off the host's after the run (chrony)"
+	echo "blkgen-$g clock ${off:-?}" >> "$out/witness.txt"
+	[ -n "$off" ] && [ "${off#-}" -le 1000 ] &&
+		pass "blkgen-$g: its clock within 1 ms of the host's after the run ($off us, chrony)" ||
+		fail "blkgen-$g: its clock ${off:-not synchronised} us off the host's after the run"
+done
 
 # The witnesses' first bio on nvme0n1, in us of CLOCK_REALTIME.
 for g in a b; do
@@ -263,7 +300,7 @@ else
 	fail "no reports in ${out#"$top"/}/results (ansible.log: $(tail -n 3 "$out/ansible.log" | tr '\n' ' '))"
 fi
 cleanup
-trap - INT TERM
+trap - EXIT INT TERM
 [ $guests_rc = 0 ] && pass "both guests powered off with a clean kernel log" ||
 	fail "a guest failed (kernel log, or its command: ${out#"$top"/}/guest-a.log, guest-b.log)"
 if [ $demo = 1 ] && [ -n "${dir:-}" ]; then

@@ -32,6 +32,10 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,blkgen
 copy_exe() {
 	local src=$1 dest=${2:-$1} lib
 	install -D -m 755 "$src" "$root$dest"
+	if ldd "$src" 2>/dev/null | grep -q 'not found'; then
+		echo "mkinitramfs: $src needs libraries this machine lacks: $(ldd "$src" | grep 'not found' | tr -s '\t\n' '  ')" >&2
+		exit 1
+	fi
 	ldd "$src" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
 	while read -r lib; do
 		[ -e "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
@@ -60,6 +64,7 @@ for spec in ${VM_EXES:-}; do
 			--exclude='./lib2to3' --exclude='./ensurepip' --exclude='./pydoc_data' \
 			--exclude='./site-packages' --exclude='./dist-packages' -cf - . |
 			tar -C "$root$lib" -xf -
+		[ -f "$root$lib/os.py" ] || { echo "mkinitramfs: $lib was not copied" >&2; exit 1; }
 		for so in "$lib"/lib-dynload/*.so; do copy_exe "$so"; done
 		ln -sf "${dest##*/}" "$root${dest%/*}/python3"
 		;;
