@@ -136,6 +136,42 @@ if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o json > "$tmp/out" 2> "$tmp/err"
 else
 	notok "merged times: $(cat "$tmp/err") $(jq -c '.jobs[0] | [.start_at, .started_at_ns, .ended_at_ns]' "$tmp/out")"
 fi
+# Curves of hosts armed for one start_at merge point by point: targets
+# and rates summed, the histograms bin by bin, each point's start spread.
+curve() {	# curve HOST START_AT SLOT_MS STARTED_US1 STARTED_US2 [PCT2]
+	cat <<JSON
+{ "hostname": "$1", "kernel": "6.12", "max_iops": 1000, "start_at": $2, "slot_ms": $3, "points": [
+  { "target_pct": 50, "target_iops": 500, "iops": 499.5, "bw_bytes": 2045952,
+    "lat_ns": { "min": 10000, "max": 20000, "mean": 12500, "N": 4, "bins": { "10000": 3, "20000": 1 }, "p99": 20000 },
+    "state": "done", "started_at_ns": $(($2 + $3 * 1000000 + $4 * 1000)) },
+  { "target_pct": ${6:-100}, "target_iops": 1000, "iops": 990, "bw_bytes": 4055040,
+    "lat_ns": { "min": 30000, "max": 90000, "mean": 50000, "N": 10, "bins": { "30000": 7, "90000": 3 }, "p99": 90000 },
+    "state": "done", "started_at_ns": $(($2 + 2 * $3 * 1000000 + $5 * 1000)) } ] }
+JSON
+}
+curve h1 "$AT" 6000 10 20 > "$tmp/c1.json"
+curve h2 "$AT" 6000 15 35 > "$tmp/c2.json"
+if "$ctl" merge "$tmp/c1.json" "$tmp/c2.json" > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '[.max_iops, [.hosts[].hostname], [.points[] | .target_iops, .iops, .lat_ns.N, (.lat_ns.bins | add), .lat_ns.min, .lat_ns.max, .start_spread_ns]]' "$tmp/out")" = \
+     '[2000,["h1","h2"],[1000,999,8,8,10000,20000,5000,2000,1980,20,20,30000,90000,15000]]' ]; then
+	ok "curves armed for one start_at: point by point, targets and rates summed, histograms exact, start spreads"
+else
+	notok "curves: $(cat "$tmp/err") $(jq -c '[.max_iops, [.points[] | .target_iops, .iops, .lat_ns.N, .start_spread_ns]]' "$tmp/out")"
+fi
+if "$ctl" merge "$tmp/c1.json" "$tmp/c2.json" -o normal > "$tmp/out" 2>&1 &&
+   grep -q '^curve of 2 hosts: maximum 2000 IOPS (h1 1000, h2 1000)' "$tmp/out"; then
+	ok "curves: the normal table"
+else
+	notok "curves normal: $(cat "$tmp/out")"
+fi
+curve h2 $((AT + 1000000000)) 6000 15 35 > "$tmp/c3.json"
+refused "curves armed for other times" "their points ran at other times" "$tmp/c1.json" "$tmp/c3.json"
+curve h2 "$AT" 6000 15 35 90 > "$tmp/c4.json"
+refused "curves of other points" "point 2 is 100% in $tmp/c1.json, 90% in $tmp/c4.json" "$tmp/c1.json" "$tmp/c4.json"
+curve h1 0 0 10 20 > "$tmp/c5.json"
+curve h2 0 0 15 35 > "$tmp/c6.json"
+refused "curves not armed" "were not armed for one start_at" "$tmp/c5.json" "$tmp/c6.json"
+refused "a curve and a report" "is not a curve" "$tmp/c1.json" "$tmp/h1.json"
 # The summed series as CSV: a row per interval and direction, each with
 # its CLOCK_REALTIME start (start_at + start_ms).
 if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o csv-intervals > "$tmp/out" 2> "$tmp/err" &&

@@ -164,6 +164,10 @@ int result_add_json(const char *file, struct json_object *root,
 		    struct job_result *r);
 struct json_object *json_load(const char *file);
 struct json_object *json_member(struct json_object *o, const char *key);
+int json_lat_add(struct json_object *lat, struct blkgen_lat_hist *h);
+/* merge-curve.c: curves of hosts armed for one start_at, point by point */
+int merge_curves(char *const *files, int nr, struct json_object *first,
+		 const char *fmt, bool force);
 
 /* cmd-plot.c */
 int cmd_plot(int argc, char **argv);

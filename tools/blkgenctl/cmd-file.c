@@ -27,7 +27,7 @@ json_object *json_member(json_object *o, const char *key)
 }
 
 /* Add a latency object (N, min, max, mean and bins) into @h. */
-static int merge_lat(json_object *lat, struct blkgen_lat_hist *h)
+int json_lat_add(json_object *lat, struct blkgen_lat_hist *h)
 {
 	json_object *bins = json_member(lat, "bins");
 	uint64_t n, min, max;
@@ -67,7 +67,7 @@ static int merge_svc(json_object *clat, struct dir_result *d, uint64_t ios)
 			d->no_svc = true;
 		return 0;
 	}
-	return merge_lat(clat, &d->svc);
+	return json_lat_add(clat, &d->svc);
 }
 
 /* Add one direction of a report's workload into @d. */
@@ -77,7 +77,7 @@ static int merge_dir(json_object *dir, struct dir_result *d)
 		return -EINVAL;
 	d->ios += json_object_get_uint64(json_member(dir, "ios"));
 	d->bytes += json_object_get_uint64(json_member(dir, "bytes"));
-	return merge_lat(json_member(dir, "lat_ns"), &d->lat) ?:
+	return json_lat_add(json_member(dir, "lat_ns"), &d->lat) ?:
 	       merge_svc(json_member(dir, "clat_ns"), d,
 			 json_object_get_uint64(json_member(dir, "ios")));
 }
@@ -109,7 +109,7 @@ static int merge_fio_dir(json_object *dir, struct dir_result *d)
 	if (!json_member(lat, "bins"))
 		return ios ? -ENODATA : 0;
 	/* fio's clat is from submission to completion: service time. */
-	return merge_lat(lat, &d->lat) ?:
+	return json_lat_add(lat, &d->lat) ?:
 	       merge_svc(json_member(dir, "clat_ns"), d, ios);
 }
 
@@ -583,7 +583,8 @@ int cmd_merge(int argc, char **argv)
 		"\n"
 		"Combine JSON reports (blkgenctl -o json or -o fio, or fio's json+)\n"
 		"of runs over the same interval: workloads of the same name add up,\n"
-		"histograms summed bin by bin.\n"
+		"histograms summed bin by bin. Curves (curve -o json) of hosts armed\n"
+		"for one --start-at merge point by point (-o json, normal or csv).\n"
 		"  -o, --output-format FMT  json (default), normal, csv or fio\n"
 		"      --force             merge failed runs, bins that do not hold\n"
 		"                          their I/Os, or a file given twice";
@@ -632,6 +633,12 @@ int cmd_merge(int argc, char **argv)
 		root = json_load(argv[i]);
 		if (!root) {
 			ret = EXIT_FAIL;
+			goto out;
+		}
+		/* Curves (curve -o json) merge point by point. */
+		if (i == optind && json_member(root, "points")) {
+			ret = merge_curves(argv + optind, argc - optind, root,
+					   ops->name, force);
 			goto out;
 		}
 		if (!why[0])

@@ -1129,9 +1129,14 @@ static void curve_measure(const struct job_result *r, struct curve_point *pt,
 	snprintf(pt->state, sizeof(pt->state), "%s", r->state);
 }
 
-/* @at, @slot_ms: a curve armed for start_at (0: not), its points' slot. */
+/*
+ * @hs: each point's latency histogram (-o json: its bins, so that the
+ * curves of several hosts merge exactly). @at, @slot_ms: a curve armed
+ * for start_at (0: not), its points' slot.
+ */
 static void curve_print(const struct run_opts *o, uint64_t max,
-			const struct curve_point *pts, int n, uint64_t at,
+			const struct curve_point *pts,
+			const struct blkgen_lat_hist *hs, int n, uint64_t at,
 			uint64_t slot_ms)
 {
 	int i;
@@ -1151,6 +1156,7 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 
 		json_object_object_add(root, "blkgenctl_version",
 				       json_object_new_string(BLKGENCTL_VERSION));
+		json_identity(root);
 		json_object_object_add(root, "max_iops",
 				       json_object_new_uint64(max));
 		if (at) {
@@ -1161,7 +1167,7 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 		}
 		for (i = 0; i < n; i++) {
 			json_object *pt = json_object_new_object();
-			json_object *lat = json_object_new_object();
+			json_object *lat = print_json_lat(&hs[i]);
 
 			json_object_object_add(pt, "target_pct",
 					       json_object_new_double(pts[i].pct));
@@ -1171,12 +1177,8 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 					       json_object_new_double(pts[i].iops));
 			json_object_object_add(pt, "bw_bytes",
 					       json_object_new_double(pts[i].bw));
-			json_object_object_add(lat, "mean",
-					       json_object_new_double(pts[i].mean));
 			json_object_object_add(lat, "p99",
 					       json_object_new_double(pts[i].p99));
-			json_object_object_add(lat, "max",
-					       json_object_new_uint64(pts[i].max));
 			json_object_object_add(pt, "lat_ns", lat);
 			json_object_object_add(pt, "state",
 					       json_object_new_string(pts[i].state));
@@ -1251,7 +1253,7 @@ int curve_trace_rate(struct profile *p, double *iops)
 static int curve_sweep(struct profile *p, struct run_opts *o,
 		       const char *points, double stop_ms)
 {
-	struct blkgen_lat_hist *h = malloc(sizeof(*h));
+	struct blkgen_lat_hist *h = calloc(65, sizeof(*h));	/* the maximum's, then each point's */
 	struct curve_point pts[64], mx;
 	struct job_result r;
 	double pct[64];
@@ -1262,6 +1264,10 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	bool overran = false;
 	char why[256];
 
+	if (!h) {
+		fprintf(stderr, "blkgenctl: curve: out of memory\n");
+		return EXIT_FAIL;
+	}
 	n = curve_points(points, pct, 64);
 	if (n <= 0) {
 		fprintf(stderr, "blkgenctl: curve points '%s': expected FROM-TO,STEP or P,P,... (percent)\n",
@@ -1333,7 +1339,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 			result_free(&r);
 			break;
 		}
-		curve_measure(&r, &pts[i], h);
+		curve_measure(&r, &pts[i], &h[i + 1]);
 		result_free(&r);
 		done++;
 		if (stop_ms > 0 && pts[i].mean / 1e6 > stop_ms) {
@@ -1342,7 +1348,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 			break;
 		}
 	}
-	curve_print(o, max, pts, done, at, slot);
+	curve_print(o, max, pts, h + 1, done, at, slot);
 	free(h);
 	return interrupted ? 128 + interrupted : overran ? EXIT_FAIL : EXIT_OK;
 }
