@@ -5,14 +5,15 @@
 #
 # Tiers, in order: install missing Debian packages (as root), build the
 # tool, host unit tests under sanitizers, static checks (sparse,
-# checkpatch --strict, shellcheck), the module built for every installed
+# checkpatch --strict, shellcheck, ansible-lint), the module built for every installed
 # Debian kernel; then the boots under QEMU, run by two lanes side by side
 # from one queue, longest first: each Debian kernel running its kernel
 # tests, again in QEMU's icount mode for the timing tests, the demos, and
 # the debug kernel (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak)
 # in two boots of half its tests each (every test but the timing ones;
 # the tool tests, SCOPE=tool, run there only) and an icount boot for the
-# timing tests. The debug kernel is built (nice 19, unless cached) in
+# timing tests, and two guests of the newest kernel run by the Ansible
+# playbook (tests/multihost/run.sh). The debug kernel is built (nice 19, unless cached) in
 # the background from the moment the packages it needs are there, while
 # the others are installed and the host tiers run; lane 1 starts after
 # the tool's build and takes boots once that build is done (both in
@@ -84,7 +85,8 @@ step() {
 
 # ready SPEC: a boot of the queue may start now: the debug kernel's when
 # it is built, the others when the host tiers are done (the module
-# builds and the demos share build/kernels/RELEASE with them).
+# builds, the demos and the multihost guests share build/kernels/RELEASE
+# with them).
 ready() {
 	case $1 in
 	debug*) [ -e "$top/build/check-debug.ready" ] ;;
@@ -141,6 +143,9 @@ boot() {
 		rel=${1#icount }
 		tier "VM tier: $rel, icount (timing tests)"
 		vm_tier "--kernel $rel --icount" --kernel "$rel" --icount ;;
+	multihost)
+		tier "multihost: two VMs started at one instant by ansible/run.yml"
+		multihost_check ;;
 	demos)
 		tier "demos"
 		step "demo: make demo (short)" demo_check
@@ -194,6 +199,20 @@ lane1() {
 	done
 	lane2
 	tier ""
+}
+
+# tests/multihost/run.sh: its checks' results, and a failure of its own
+# that recorded none still fails.
+multihost_check() {
+	local before
+	before=$(grep -c '^FAIL' "$results")
+	if ! KERNEL=$newest tests/multihost/run.sh --results "$results" > build/multihost.log 2>&1; then
+		tail -n 30 build/multihost.log | sed 's/^/    /'
+		if [ "$(grep -c '^FAIL' "$results")" -eq "$before" ]; then
+			echo "FAIL multihost: tests/multihost/run.sh failed (build/multihost.log)" | tee -a "$results"
+		fi
+	fi
+	grep -E '^multihost: (ok|FAIL|blkgen-.: the witness)' build/multihost.log
 }
 
 # The README's first command, shortened: corners of 1 s, a 2-point curve.
@@ -272,6 +291,7 @@ if [ "${VM:-1}" != 0 ]; then
 		for rel in "${kernels[@]}"; do echo "tcg $rel"; done
 		[ $debug = 1 ] && echo "debug-icount"
 		for rel in "${kernels[@]}"; do echo "icount $rel"; done
+		[ -n "$newest" ] && echo "multihost"
 		[ -n "$newest" ] && echo "demos"
 	} > "$queue"
 	setsid bash -c "$(declare -f); $(declare -p top kernels newest debug queue); lane=1; lane1" \
@@ -319,7 +339,10 @@ fi
 step "static: shellcheck (tests, scripts)" \
 	shellcheck -S warning -x -s bash tests/run_tests tests/lib/rc tests/*.sh \
 	tests/vm/*.sh tests/vm/init tests/unit/*.sh tests/bench/*.sh .ci/run \
-	tests/*/[0-9][0-9][0-9]
+	tests/multihost/*.sh tests/*/[0-9][0-9][0-9]
+# The Ansible collection, by Debian's ansible-lint (its production profile).
+ansible_lint() { (cd ansible && ansible-lint --nocolor); }
+step "static: ansible-lint (ansible/)" ansible_lint
 
 tier "module builds"
 if [ ${#kernels[@]} -eq 0 ]; then
