@@ -302,7 +302,7 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	# late_us: 5 ms. These guests' clocks are the host's (icount's would
 	# run slow while busy, and chrony would step them by hundreds of ms),
 	# so a guest's time runs on while the host deschedules its vCPU: on
-	# an idle host the first bios came 0.5 to 0.8 ms after start_at, beside
+	# an idle host the first bios came 0.5 to 1.4 ms after start_at, beside
 	# another VM's boot 0.8 and 2.4 ms (2.1 ms of it between blkgen's own
 	# started_at_ns and the bio's queueing, a few lines of code). The
 	# microseconds of the start itself are sync/002's, under icount.
