@@ -235,11 +235,13 @@ else
 	fail "a clock limit of 1 ns: exit $rc, $n hosts refused (${out#"$top"/}/ansible-refused.log)"
 fi
 
+# A lead of 45 s: on a loaded host (make check's other boots) the
+# launch, Python started in each TCG guest, took over 15 s.
 say "ansible-playbook -i ${out#"$top"/}/inventory.ini ansible/run.yml -e profile=4k-random-read -e device=/dev/nvme0n1 (log: ${out#"$top"/}/ansible.log)"
 ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
 	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
 	-e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
-	-e blkgen_lead=15 -e "blkgen_results=$out/results" \
+	-e blkgen_lead=45 -e "blkgen_results=$out/results" \
 	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl" > "$out/ansible.log" 2>&1
 rc=$?
 [ $rc = 0 ] && pass "ansible-playbook ansible/run.yml on two hosts" ||
