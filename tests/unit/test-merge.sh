@@ -172,6 +172,8 @@ curve h1 0 0 10 20 > "$tmp/c5.json"
 curve h2 0 0 15 35 > "$tmp/c6.json"
 refused "curves not armed" "were not armed for one start_at" "$tmp/c5.json" "$tmp/c6.json"
 refused "a curve and a report" "is not a curve" "$tmp/c1.json" "$tmp/h1.json"
+echo '{ "max_iops": 1, "points": { } }' > "$tmp/c7.json"
+refused "points that are not a list" 'its "points" is not a list' "$tmp/c7.json" "$tmp/c1.json"
 # The summed series as CSV: a row per interval and direction, each with
 # its CLOCK_REALTIME start (start_at + start_ms).
 if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o csv-intervals > "$tmp/out" 2> "$tmp/err" &&

@@ -224,6 +224,11 @@ int merge_curves(char *const *files, int nr, json_object *first,
 		return EXIT_FAIL;
 	}
 	roots[0] = first;
+	if (!json_object_is_type(json_member(first, "points"), json_type_array)) {
+		fprintf(stderr, "blkgenctl: %s: its \"points\" is not a list: not a curve of blkgenctl's\n",
+			files[0]);
+		goto out;
+	}
 	n = json_object_array_length(json_member(first, "points"));
 	if (n > MERGE_CURVE_MAX_POINTS) {
 		fprintf(stderr, "blkgenctl: %s: more than %d curve points\n",
