@@ -73,20 +73,26 @@ static void csv_rows(const struct job_result *r)
 	}
 }
 
-static void csv_job(const struct job_result *r)
-{
-	csv_header();
-	csv_rows(r);
-}
-
-/* Several runs: one header, each run's rows in order. */
-static void csv_jobs(const struct job_result *r, int n)
+/* One header, then each run's rows in order. */
+static void csv_all(void (*header)(void),
+		    void (*rows)(const struct job_result *r),
+		    const struct job_result *r, int n)
 {
 	int k;
 
-	csv_header();
+	header();
 	for (k = 0; k < n; k++)
-		csv_rows(&r[k]);
+		rows(&r[k]);
+}
+
+static void csv_job(const struct job_result *r)
+{
+	csv_all(csv_header, csv_rows, r, 1);
+}
+
+static void csv_jobs(const struct job_result *r, int n)
+{
+	csv_all(csv_header, csv_rows, r, n);
 }
 
 static void csv_iv_header(void)
@@ -135,17 +141,12 @@ static void csv_iv_rows(const struct job_result *r)
 
 static void csv_iv_job(const struct job_result *r)
 {
-	csv_iv_header();
-	csv_iv_rows(r);
+	csv_all(csv_iv_header, csv_iv_rows, r, 1);
 }
 
 static void csv_iv_jobs(const struct job_result *r, int n)
 {
-	int k;
-
-	csv_iv_header();
-	for (k = 0; k < n; k++)
-		csv_iv_rows(&r[k]);
+	csv_all(csv_iv_header, csv_iv_rows, r, n);
 }
 
 const struct print_ops print_csv_iv_ops = {
