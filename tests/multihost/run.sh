@@ -13,8 +13,8 @@
 #   ansible-playbook -i INVENTORY ansible/run.yml -e profile=... -e device=...
 #
 # and checks its result: both hosts ran; the merged counts and histogram
-# are the sums of the hosts'; each host's first I/O came within 5 ms
-# after start_at by its own clock, as ftrace saw it in that guest
+# are the sums of the hosts'; each host's first I/O came within 50
+# ms after start_at by its own clock, as ftrace saw it in that guest
 # (block_bio_queue, stamped with the mono clock and mapped to
 # CLOCK_REALTIME); after the run each guest's clock was within 1 ms of
 # the host's (chrony); the merge's start spread is the hosts' own
@@ -300,15 +300,19 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	want=$((sa > sb ? sa - sb : sb - sa))
 	[ "$spread" = "$want" ] && pass "start spread $spread ns, the hosts' started_at_ns apart" ||
 		fail "start spread $spread ns, the hosts' started_at_ns are $want ns apart"
-	# The witness: each host's first bio soon after start_at. Within
-	# late_us: 5 ms. These guests' clocks are the host's (icount's would
+	# The witness: each host's first bio soon after start_at, within
+	# late_us: 50 ms. These guests' clocks are the host's (icount's would
 	# run slow while busy, and chrony would step them by hundreds of ms),
 	# so a guest's time runs on while the host deschedules its vCPU: on
 	# an idle host the first bios came 0.5 to 1.4 ms after start_at, beside
 	# another VM's boot 0.8 and 2.4 ms (2.1 ms of it between blkgen's own
-	# started_at_ns and the bio's queueing, a few lines of code). The
-	# microseconds of the start itself are sync/002's, under icount.
-	late_us=5000
+	# started_at_ns and the bio's queueing, a few lines of code), and in
+	# make check beside two other QEMUs 5.8 ms. What this bound catches is
+	# a host that does not wait for start_at (it started when ansible got
+	# there, seconds before) or waits on a coarse clock (whole seconds, as
+	# elbencho's --start): the microseconds of the start itself are
+	# sync/002's, under icount, where a guest's time is exact.
+	late_us=50000
 	dev=$(gssh "$port_a" cat /sys/block/nvme0n1/dev | tr : ,)
 	for g in a b; do
 		# The first bio's mono time, the marker's, and its two clocks, in us.
