@@ -27,6 +27,11 @@
 #   make uninstall
 #   make dkms-install          register the module with DKMS (rebuilt per kernel)
 #   make dkms-uninstall
+#   make kselftest-install INSTALL_PATH=DIR [TESTS="GROUP ..."]   the tests as
+#                              a kselftest collection "blkgen" in DIR (beside
+#                              the kernel's run_kselftest.sh)
+#   make kselftest-tar [INSTALL_PATH=DIR]   the same packed as
+#                              build/blkgen-kselftest.tar.gz (an overlay)
 #   make clean
 
 # Kernel tree: the running kernel's build directory when present, else the
@@ -42,7 +47,8 @@ VERSION := 0.1
 KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -r)
 
 .PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review demo-multihost man \
-	install install-tool uninstall dkms-install dkms-uninstall clean help
+	install install-tool uninstall dkms-install dkms-uninstall \
+	kselftest-install kselftest-tar clean help
 
 all: module tool
 
@@ -88,6 +94,20 @@ build/man/blkgenctl.8: Documentation/blkgenctl.rst
 	rst2man --exit-status=2 $< > $@
 
 man: build/man/blkgenctl.8
+
+kselftest-install:
+	@if [ -z "$(INSTALL_PATH)" ]; then \
+		echo "blkgen: kselftest-install needs INSTALL_PATH=DIR (a kselftest install, or a new directory)" >&2; \
+		exit 1; \
+	fi
+	tests/kselftest-install.sh "$(INSTALL_PATH)" $(TESTS)
+
+# As the kernel's gen_tar: the install tree packed, for a farm's overlay.
+kselftest-tar:
+	rm -rf build/kselftest
+	tests/kselftest-install.sh $(or $(INSTALL_PATH),build/kselftest) $(TESTS)
+	tar -czf build/blkgen-kselftest.tar.gz -C $(or $(INSTALL_PATH),build/kselftest) .
+	@echo "blkgen: build/blkgen-kselftest.tar.gz"
 
 install: module install-tool
 	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kselftest-install.sh DIR [TEST|GROUP ...]
+#
+# Install blkgen's tests as a kselftest collection named "blkgen" in DIR
+# (make kselftest-install INSTALL_PATH=DIR), for the kernel's own runner:
+#
+#   DIR/blkgen/GROUP_NNN.sh     one program per test, run by the runner
+#   DIR/blkgen/tests/           run_tests, lib/ and the tests with their
+#                               expected output
+#   DIR/blkgen/bin/blkgenctl    the tool, linked statically
+#   DIR/blkgen/profiles, suites what the tool's tests load
+#   DIR/blkgen/settings         timeout= for the runner
+#   DIR/blkgen/config           the kernel options the tests need
+#   DIR/kselftest-list.txt      blkgen:GROUP_NNN.sh lines, appended to an
+#                               existing kselftest install's (earlier
+#                               blkgen lines replaced), else written
+#
+# With TEST or GROUP arguments only those are listed and installed. A
+# program runs its test through run_tests -k: exit 0 pass, 1 fail, 4 skip
+# (not root, no blkgen module, no null_blk, no NVMe, a program missing:
+# the reason on a "# SKIP" line). The module is not part of the
+# collection: install it (make dkms-install) on the kernel under test.
+set -eu
+set -o pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+dest=$1
+shift
+
+say() { echo "kselftest-install: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+# The tests, in run_tests' order; arguments select as run_tests does.
+mapfile -t tests < <("$top/tests/run_tests" -l "$@") ||
+	die "no such test or group: $*"
+[ ${#tests[@]} -gt 0 ] || die "no tests selected"
+
+# The per-test timeout of run_tests, below the runner's: run_tests then
+# kills a stuck test itself and names what blocks it.
+test_timeout=300
+ksft_timeout=360
+
+col=$dest/blkgen
+mkdir -p "$dest"
+rm -rf "$col"
+mkdir -p "$col/tests/lib" "$col/bin"
+
+# The tool, static: a farm's root file system need not have json-c.
+make -s -C "$top/tools/blkgenctl" O="$top/build/kselftest-tool" \
+	LDFLAGS=-static > /dev/null
+install -m 755 "$top/build/kselftest-tool/blkgenctl" "$col/bin/blkgenctl"
+cp -a "$top/tools/profiles" "$col/profiles"
+cp -a "$top/tools/suites" "$col/suites"
+
+install -m 755 "$top/tests/run_tests" "$col/tests/run_tests"
+cp -a "$top/tests/lib/." "$col/tests/lib/"
+for t in "${tests[@]}"; do
+	mkdir -p "$col/tests/${t%/*}"
+	install -m 755 "$top/tests/$t" "$col/tests/$t"
+	[ -f "$top/tests/$t.out" ] && install -m 644 "$top/tests/$t.out" "$col/tests/$t.out"
+	name=${t/\//_}.sh
+	desc=$(sed -n 's/^DESCRIPTION="\(.*\)"$/\1/p' "$top/tests/$t" | head -n 1)
+	cat > "$col/$name" <<EOF
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# blkgen $t: $desc
+here=\$(cd "\$(dirname "\$0")" && pwd)
+PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t $test_timeout $t
+EOF
+	chmod 755 "$col/$name"
+	echo "blkgen:$name"
+done > "$col/list"
+
+echo "timeout=$ksft_timeout" > "$col/settings"
+cat > "$col/config" <<'EOF'
+CONFIG_MODULES=y
+CONFIG_MODULE_UNLOAD=y
+CONFIG_CONFIGFS_FS=y
+CONFIG_BLK_DEV=y
+CONFIG_BLK_DEV_NULL_BLK=m
+CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION=y
+CONFIG_BLK_DEV_NVME=m
+CONFIG_BLK_DEV_ZONED=y
+CONFIG_BLK_DEV_INTEGRITY=y
+CONFIG_BLK_DEV_IO_TRACE=y
+CONFIG_FTRACE=y
+CONFIG_DEBUG_FS=y
+CONFIG_MD=y
+CONFIG_BLK_DEV_DM=m
+CONFIG_EXT4_FS=y
+CONFIG_FAULT_INJECTION=y
+CONFIG_FAIL_MAKE_REQUEST=y
+CONFIG_FAULT_INJECTION_DEBUG_FS=y
+CONFIG_FAULT_INJECTION_CONFIGFS=y
+CONFIG_HIGH_RES_TIMERS=y
+EOF
+
+# kselftest-list.txt: ours replace any earlier blkgen lines.
+list=$dest/kselftest-list.txt
+if [ -f "$list" ]; then
+	grep -v '^blkgen:' "$list" > "$list.new" || true
+	cat "$col/list" >> "$list.new"
+	mv "$list.new" "$list"
+	say "${#tests[@]} tests added to $list"
+else
+	cp "$col/list" "$list"
+	say "${#tests[@]} tests listed in $list (no kselftest install there: run them with the kernel's run_kselftest.sh copied beside it)"
+fi
+rm "$col/list"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kselftest-runner.sh: print the directory holding the kernel's own
+# kselftest runner (run_kselftest.sh and kselftest/), taken from Debian's
+# linux-source-6.12 at test time and cached in
+# ${BLKGEN_CACHE:-/var/cache/blkgen}/kselftest-runner/VERSION (the tarball
+# is read once per package version: some 15 s).
+set -eu
+set -o pipefail
+
+pkg=linux-source-6.12
+tarball=/usr/src/$pkg.tar.xz
+ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) && [ -n "$ver" ] ||
+	{ echo "kselftest-runner: $pkg is not installed (tests/install-deps.sh)" >&2; exit 1; }
+dest=${BLKGEN_CACHE:-/var/cache/blkgen}/kselftest-runner/$ver
+if [ ! -x "$dest/run_kselftest.sh" ]; then
+	mkdir -p "${dest%/*}"
+	tmp=$(mktemp -d "${dest%/*}/.tmp.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	sel=$pkg/tools/testing/selftests
+	tar -xJf "$tarball" -C "$tmp" "$sel/run_kselftest.sh" "$sel/kselftest"
+	rm -rf "$dest"
+	mv "$tmp/$sel" "$dest"
+fi
+echo "$dest"

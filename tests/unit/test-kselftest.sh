@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: make kselftest-install writes the blkgen collection (a
+# program per test, run_tests and its library, the static tool, profiles,
+# settings, config) and its kselftest-list.txt lines, replacing earlier
+# blkgen lines of an existing list and keeping the others; the kernel's
+# own run_kselftest.sh (from linux-source-6.12) runs the programs: a test
+# whose prerequisite is missing is a SKIP with its reason, a planted
+# failing test is "not ok", a planted passing one "ok". Nothing here
+# touches blkgen's configfs: the real tests skip (BLKGEN_KO names no
+# file).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+
+sel="configfs/001 ctl"
+k=$tmp/k
+"$top/tests/kselftest-install.sh" "$k" $sel 2> "$tmp/err" ||
+	{ notok "install: $(cat "$tmp/err")"; exit 1; }
+col=$k/blkgen
+# shellcheck disable=SC2086 # the selection, word by word
+want=$("$top/tests/run_tests" -l $sel | sed 's|/|_|; s|^|blkgen:|; s|$|.sh|')
+check "kselftest-list.txt lists the selected tests, blkgen:GROUP_NNN.sh" \
+	'[ "$(cat "$k/kselftest-list.txt")" = "$want" ]'
+bad=
+for t in $want; do
+	p=$col/${t#blkgen:}
+	n=${t#blkgen:}; n=${n%.sh}; n=${n/_//}
+	[ -x "$p" ] && [ -f "$col/tests/$n" ] && [ -f "$col/tests/$n.out" ] || bad="$bad $n"
+done
+check "a program, the test and its output for each${bad:+ (missing:$bad)}" '[ -z "$bad" ]'
+check "settings: timeout=" 'grep -qx "timeout=[0-9]*" "$col/settings"'
+check "config: CONFIG_CONFIGFS_FS, null_blk, NVMe" \
+	'grep -qx CONFIG_CONFIGFS_FS=y "$col/config" && grep -q BLK_DEV_NULL_BLK= "$col/config" && grep -q BLK_DEV_NVME= "$col/config"'
+check "run_tests and its library" '[ -x "$col/tests/run_tests" ] && [ -f "$col/tests/lib/rc" ]'
+check "blkgenctl inside, linked statically" \
+	'"$col/bin/blkgenctl" --version > /dev/null && ! ldd "$col/bin/blkgenctl" > /dev/null 2>&1'
+check "profiles and suites inside" \
+	'ls "$col"/profiles/*.prof > /dev/null && ls "$col"/suites/*.suite > /dev/null'
+
+# An existing kselftest install: its list keeps other collections' lines
+# and loses blkgen's earlier ones.
+k2=$tmp/k2
+mkdir -p "$k2"
+printf 'net:foo.sh\nblkgen:gone_001.sh\nsize:get_size\n' > "$k2/kselftest-list.txt"
+"$top/tests/kselftest-install.sh" "$k2" configfs/001 2> /dev/null
+check "an existing list: other collections kept, old blkgen lines replaced" \
+	'[ "$(cat "$k2/kselftest-list.txt")" = "$(printf "net:foo.sh\nsize:get_size\nblkgen:configfs_001.sh")" ]'
+
+# The kernel's runner over the collection.
+if ! runner=$("$top/tests/kselftest-runner.sh" 2> "$tmp/err"); then
+	notok "the kernel's runner: $(cat "$tmp/err")"
+	exit 1
+fi
+cp -a "$runner/run_kselftest.sh" "$runner/kselftest" "$k/"
+# Planted: a test that fails and one that passes, with no prerequisite.
+mkdir -p "$col/tests/plant"
+printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' wrong > "$col/tests/plant/001"
+printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' right > "$col/tests/plant/002"
+echo right > "$col/tests/plant/001.out"
+echo right > "$col/tests/plant/002.out"
+for n in 001 002; do
+	sed "s|configfs/001|plant/$n|" "$col/configfs_001.sh" > "$col/plant_$n.sh"
+	chmod 755 "$col/plant_$n.sh"
+	echo "blkgen:plant_$n.sh" >> "$k/kselftest-list.txt"
+done
+(cd "$k" && BLKGEN_KO=/nonexistent/blkgen.ko ./run_kselftest.sh -t blkgen:configfs_001.sh \
+	-t blkgen:plant_001.sh -t blkgen:plant_002.sh) 2>&1 | cat > "$tmp/ktap"
+# (Through a pipe: the runner writes the tests' output through a second
+# open of /dev/stdout, which on a file not opened for appending writes
+# over the runner's own lines.)
+check "runner: a missing prerequisite is a SKIP" \
+	'grep -qx "ok 1 selftests: blkgen: configfs_001.sh # SKIP" "$tmp/ktap"'
+check "runner: the reason on a # line" \
+	'grep -q "^# # SKIP configfs/001: ." "$tmp/ktap"'
+check "runner: the planted failure is not ok" \
+	'grep -qx "not ok 2 selftests: blkgen: plant_001.sh # exit=1" "$tmp/ktap"'
+check "runner: the planted pass is ok" \
+	'grep -qx "ok 3 selftests: blkgen: plant_002.sh" "$tmp/ktap"'
+[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap"
+exit $fail
