@@ -131,9 +131,13 @@ boot() {
 		rel=${1#tcg }
 		tier "VM tier: $rel (QEMU TCG)"
 		# The tool tests run once: on the debug kernel, or without it
-		# on the newest Debian kernel.
+		# on the newest Debian kernel. The newest runs its tests as a
+		# kselftest collection with the kernel's own runner (the proof
+		# that a test farm can: Documentation/testing.rst).
 		if [ "$rel" = "$newest" ] && [ "$debug" = 0 ]; then
-			vm_tier "--kernel $rel --tool-tests" --kernel "$rel" --tool-tests
+			vm_tier "--kernel $rel --kselftest --tool-tests" --kernel "$rel" --kselftest --tool-tests
+		elif [ "$rel" = "$newest" ]; then
+			vm_tier "--kernel $rel --kselftest" --kernel "$rel" --kselftest
 		else
 			vm_tier "--kernel $rel" --kernel "$rel"
 		fi ;;

@@ -106,7 +106,13 @@ while read -r path; do
 	*) cp "$path" "$dest" ;;
 	esac
 done
-install -D -m 644 "$ko" "$root$moddir/extra/blkgen.ko"
+# As DKMS installs it on Debian for the kselftest boot, else as make
+# install does.
+if [ -n "${VM_KSELFTEST:-}" ]; then
+	install -D -m 644 "$ko" "$root$moddir/updates/dkms/blkgen.ko"
+else
+	install -D -m 644 "$ko" "$root$moddir/extra/blkgen.ko"
+fi
 if [ -z "${VM_KDIR:-}" ]; then
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
 		[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
@@ -119,6 +125,10 @@ cp -a "$top/tests" "$root/blkgen/tests"
 rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
 cp -a "$top/tools/profiles" "$root/blkgen/profiles"
 cp -a "$top/tools/suites" "$root/blkgen/suites"
+# A kselftest install (the kernel's runner and blkgen's collection).
+if [ -n "${VM_KSELFTEST:-}" ]; then
+	cp -a "$VM_KSELFTEST" "$root/kselftest"
+fi
 for spec in ${VM_FILES:-}; do
 	install -D "${spec%%:*}" "$root${spec#*:}"
 done
@@ -135,6 +145,7 @@ VM_TEST_TIMEOUT='${VM_TEST_TIMEOUT:-300}'
 VM_CMD='${VM_CMD:-}'
 VM_NET='${VM_NET:-0}'
 VM_HOSTNAME='${VM_HOSTNAME:-blkgen-vm}'
+VM_KSELFTEST='${VM_KSELFTEST:+1}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

@@ -29,6 +29,11 @@
 #                    Debian kernel than the newest also all but the
 #                    SCOPE=newest ones, whose paths no version changes)
 #   --tool-tests     Debian kernels' boots run the tool tests too
+#   --kselftest      run the boot's tests as a kselftest collection with
+#                    the kernel's own runner (run_kselftest.sh -c blkgen
+#                    from linux-source-6.12; make kselftest-install's
+#                    tree; blkgen.ko where DKMS installs it); the boot is
+#                    named NAME-kselftest
 #   --part N/M       run part N of M of the boot's tests (every Mth from
 #                    the Nth, in name order; make check runs two parts
 #                    of the debug kernel's boot side by side); the boot
@@ -65,6 +70,7 @@ results=
 debug=0
 icount=0
 tool=0
+ksft=0
 part=
 tag=
 timeout_s=
@@ -87,6 +93,7 @@ while [ $# -gt 0 ]; do
 	--debug-kernel) debug=1 ;;
 	--icount) icount=1 ;;
 	--tool-tests) tool=1 ;;
+	--kselftest) ksft=1 ;;
 	--part)
 		part=$2
 		[[ $part =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] && [ "${part%/*}" -le "${part#*/}" ] ||
@@ -225,6 +232,7 @@ for i in "${!names[@]}"; do
 	name=${names[$i]} rel=${rels[$i]}
 	[ "$icount" = 1 ] && name=$name-icount
 	[ -n "$part" ] && name=$name-p${part%/*}
+	[ "$ksft" = 1 ] && name=$name-kselftest
 	[ -n "$tag" ] && name=$name-$tag
 	out=$top/build/vm/$name
 	mkdir -p "$out"
@@ -275,6 +283,23 @@ for i in "${!names[@]}"; do
 			VM_FILES="$VM_FILES $bare:/blkgen/tests/bench/blkgen_bare.ko"
 		fi
 	fi
+	# The kselftest install: the kernel's runner and the collection of
+	# this boot's tests.
+	VM_KSELFTEST=
+	if [ "$ksft" = 1 ]; then
+		rm -rf "$out/kselftest"
+		# shellcheck disable=SC2086 # the tests, word by word
+		if ! runner=$("$top/tests/kselftest-runner.sh") ||
+		   ! cp -a "$runner" "$out/kselftest" ||
+		   ! "$top/tests/kselftest-install.sh" "$out/kselftest" $VM_TESTS; then
+			echo "run.sh: $name: kselftest install failed" >&2
+			record FAIL "$name: vm"
+			status=1
+			continue
+		fi
+		VM_KSELFTEST=$out/kselftest
+	fi
+	export VM_KSELFTEST
 	if ! "$vm/mkinitramfs.sh" "$rel" "$ko" "$out/root" "$out/initrd.cpio"; then
 		echo "run.sh: $name: initramfs build failed" >&2
 		record FAIL "$name: vm"
@@ -345,6 +370,28 @@ for i in "${!names[@]}"; do
 	done
 	touch "$ktap"
 	sed -i 's/\r$//' "$ktap"
+	# The kernel's runner reports "ok N selftests: blkgen: GROUP_NNN.sh",
+	# the test's own KTAP nested under it, one "# " deeper: its results
+	# become run_tests' (a skip with the reason its test gave), its
+	# diagnostics one level up. The runner's own output is kept.
+	if [ "$ksft" = 1 ]; then
+		mv "$ktap" "$out/ktap-runner.txt"
+		awk '
+		/^# # SKIP [^ ]+: / { r = $0; sub(/^# # SKIP [^ ]+: /, "", r); t = $4; sub(/:$/, "", t); reason[t] = r; next }
+		/^(not )?ok [0-9]+ selftests: blkgen: / {
+			not = ($1 == "not"); n = not ? $3 : $2; f = not ? $6 : $5
+			t = f; sub(/\.sh$/, "", t)
+			if (match(t, /_[0-9][0-9][0-9]$/)) t = substr(t, 1, RSTART - 1) "/" substr(t, RSTART + 1)
+			d = $0; if (!sub(/^[^#]*# /, "", d)) d = ""
+			if (not) print "not ok " n " " t " # run_kselftest.sh: " d
+			else if (d ~ /^SKIP/) print "ok " n " " t " # SKIP " reason[t]
+			else print "ok " n " " t
+			next
+		}
+		/^1\.\.[0-9]+$/ || /^# artifact/ || /^#\| / { print; next }
+		/^# # / { print substr($0, 3); next }
+		' "$out/ktap-runner.txt" > "$ktap"
+	fi
 	# Each test's time (run_tests' "# time: TEST N s" lines), slowest
 	# first, in times.txt beside the log; the boot's time, the tests' sum
 	# and the slowest five on the console.
