@@ -30,8 +30,10 @@
 #   make kselftest-install INSTALL_PATH=DIR [TESTS="GROUP ..."]   the tests as
 #                              a kselftest collection "blkgen" in DIR (beside
 #                              the kernel's run_kselftest.sh)
-#   make kselftest-tar [INSTALL_PATH=DIR]   the same packed as
-#                              build/blkgen-kselftest.tar.gz (an overlay)
+#   make kselftest-tar         the collection packed as
+#                              build/blkgen-kselftest.tar.gz: an overlay for
+#                              a kselftest install (append its
+#                              blkgen/kselftest-list.txt to the install's)
 #   make clean
 
 # Kernel tree: the running kernel's build directory when present, else the
@@ -102,12 +104,14 @@ kselftest-install:
 	fi
 	tests/kselftest-install.sh "$(INSTALL_PATH)" $(TESTS)
 
-# As the kernel's gen_tar: the install tree packed, for a farm's overlay.
+# The collection packed, for a farm's overlay: blkgen/ alone, so that
+# unpacked over a kselftest install it leaves the install's list (and
+# the directory's owner and mode) alone.
 kselftest-tar:
 	rm -rf build/kselftest
-	tests/kselftest-install.sh $(or $(INSTALL_PATH),build/kselftest) $(TESTS)
-	tar -czf build/blkgen-kselftest.tar.gz -C $(or $(INSTALL_PATH),build/kselftest) .
-	@echo "blkgen: build/blkgen-kselftest.tar.gz"
+	tests/kselftest-install.sh build/kselftest $(TESTS)
+	tar -czf build/blkgen-kselftest.tar.gz -C build/kselftest blkgen
+	@echo "blkgen: build/blkgen-kselftest.tar.gz (then: cat blkgen/kselftest-list.txt >> kselftest-list.txt)"
 
 install: module install-tool
 	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko

@@ -13,20 +13,23 @@
 #   DIR/blkgen/profiles, suites what the tool's tests load
 #   DIR/blkgen/settings         timeout= for the runner
 #   DIR/blkgen/config           the kernel options the tests need
-#   DIR/kselftest-list.txt      blkgen:GROUP_NNN.sh lines, appended to an
-#                               existing kselftest install's (earlier
-#                               blkgen lines replaced), else written
+#   DIR/blkgen/kselftest-list.txt  the collection's blkgen:GROUP_NNN.sh
+#                               lines, also added to DIR/kselftest-list.txt:
+#                               appended to an existing kselftest install's
+#                               (earlier blkgen lines replaced), else written
 #
 # With TEST or GROUP arguments only those are listed and installed. A
 # program runs its test through run_tests -k: exit 0 pass, 1 fail, 4 skip
 # (not root, no blkgen module, no null_blk, no NVMe, a program missing:
-# the reason on a "# SKIP" line). The module is not part of the
-# collection: install it (make dkms-install) on the kernel under test.
+# the reason on a "# SKIP" line), within five sixths of the runner's
+# timeout (run_tests then kills a stuck test itself and names what it
+# waits on). The module is not part of the collection: install it (make
+# dkms-install) on the kernel under test.
 set -eu
 set -o pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 dest=$1
 shift
 
@@ -34,13 +37,11 @@ say() { echo "kselftest-install: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 # The tests, in run_tests' order; arguments select as run_tests does.
-mapfile -t tests < <("$top/tests/run_tests" -l "$@") ||
-	die "no such test or group: $*"
-[ ${#tests[@]} -gt 0 ] || die "no tests selected"
+list=$("$top/tests/run_tests" -l "$@") || die "no such test or group: $*"
+mapfile -t tests <<< "$list"
+[ -n "$list" ] || die "no tests selected"
 
-# The per-test timeout of run_tests, below the runner's: run_tests then
-# kills a stuck test itself and names what blocks it.
-test_timeout=300
+# The runner's timeout per test (settings; -o overrides it).
 ksft_timeout=360
 
 col=$dest/blkgen
@@ -68,7 +69,11 @@ for t in "${tests[@]}"; do
 # SPDX-License-Identifier: GPL-2.0
 # blkgen $t: $desc
 here=\$(cd "\$(dirname "\$0")" && pwd)
-PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t $test_timeout $t
+# Five sixths of the runner's timeout (kselftest_timeout, from settings
+# or -o), at least 10 s.
+secs=\$(( \${kselftest_timeout:-$ksft_timeout} * 5 / 6 ))
+[ "\$secs" -ge 10 ] || secs=10
+PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t "\$secs" $t
 EOF
 	chmod 755 "$col/$name"
 	echo "blkgen:$name"
@@ -93,15 +98,19 @@ CONFIG_BLK_DEV_DM=m
 CONFIG_EXT4_FS=y
 CONFIG_FAULT_INJECTION=y
 CONFIG_FAIL_MAKE_REQUEST=y
+CONFIG_FAIL_IO_TIMEOUT=y
 CONFIG_FAULT_INJECTION_DEBUG_FS=y
 CONFIG_FAULT_INJECTION_CONFIGFS=y
 CONFIG_HIGH_RES_TIMERS=y
+CONFIG_MAGIC_SYSRQ=y
+CONFIG_DETECT_HUNG_TASK=y
 EOF
 
 # kselftest-list.txt: ours replace any earlier blkgen lines.
 list=$dest/kselftest-list.txt
 if [ -f "$list" ]; then
-	grep -v '^blkgen:' "$list" > "$list.new" || true
+	grep -v '^blkgen:' "$list" > "$list.new" || [ $? -eq 1 ] ||
+		die "cannot read $list"
 	cat "$col/list" >> "$list.new"
 	mv "$list.new" "$list"
 	say "${#tests[@]} tests added to $list"
@@ -109,4 +118,4 @@ else
 	cp "$col/list" "$list"
 	say "${#tests[@]} tests listed in $list (no kselftest install there: run them with the kernel's run_kselftest.sh copied beside it)"
 fi
-rm "$col/list"
+mv "$col/list" "$col/kselftest-list.txt"

@@ -7,9 +7,10 @@
 # blkgen lines of an existing list and keeping the others; the kernel's
 # own run_kselftest.sh (from linux-source-6.12) runs the programs: a test
 # whose prerequisite is missing is a SKIP with its reason, a planted
-# failing test is "not ok", a planted passing one "ok". Nothing here
-# touches blkgen's configfs: the real tests skip (BLKGEN_KO names no
-# file).
+# failing test is "not ok", a planted passing one "ok"; the runner's
+# timeout (-o) reaches run_tests, which kills the test and its children
+# within it. Nothing here touches blkgen's configfs or the kernel log:
+# the real tests skip (BLKGEN_KO names no file), BLKGEN_NO_KLOG=1.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -32,11 +33,13 @@ check "kselftest-list.txt lists the selected tests, blkgen:GROUP_NNN.sh" \
 bad=
 for t in $want; do
 	p=$col/${t#blkgen:}
-	n=${t#blkgen:}; n=${n%.sh}; n=${n/_//}
+	n=${t#blkgen:}; n=${n%.sh}; n=${n%_*}/${n##*_}
 	[ -x "$p" ] && [ -f "$col/tests/$n" ] && [ -f "$col/tests/$n.out" ] || bad="$bad $n"
 done
 check "a program, the test and its output for each${bad:+ (missing:$bad)}" '[ -z "$bad" ]'
 check "settings: timeout=" 'grep -qx "timeout=[0-9]*" "$col/settings"'
+check "the collection's own list, for an overlay" \
+	'[ "$(cat "$col/kselftest-list.txt")" = "$want" ]'
 check "config: CONFIG_CONFIGFS_FS, null_blk, NVMe" \
 	'grep -qx CONFIG_CONFIGFS_FS=y "$col/config" && grep -q BLK_DEV_NULL_BLK= "$col/config" && grep -q BLK_DEV_NVME= "$col/config"'
 check "run_tests and its library" '[ -x "$col/tests/run_tests" ] && [ -f "$col/tests/lib/rc" ]'
@@ -66,12 +69,15 @@ printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' wrong > "$col
 printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' right > "$col/tests/plant/002"
 echo right > "$col/tests/plant/001.out"
 echo right > "$col/tests/plant/002.out"
-for n in 001 002; do
+# A test that hangs, and what it started with it.
+printf '#!/bin/bash\nDESCRIPTION="planted hang"\ntest() { sleep 1000 & sleep 1001; }\n' > "$col/tests/plant/003"
+echo never > "$col/tests/plant/003.out"
+for n in 001 002 003; do
 	sed "s|configfs/001|plant/$n|" "$col/configfs_001.sh" > "$col/plant_$n.sh"
 	chmod 755 "$col/plant_$n.sh"
 	echo "blkgen:plant_$n.sh" >> "$k/kselftest-list.txt"
 done
-(cd "$k" && BLKGEN_KO=/nonexistent/blkgen.ko ./run_kselftest.sh -t blkgen:configfs_001.sh \
+(cd "$k" && BLKGEN_NO_KLOG=1 BLKGEN_KO=/nonexistent/blkgen.ko ./run_kselftest.sh -t blkgen:configfs_001.sh \
 	-t blkgen:plant_001.sh -t blkgen:plant_002.sh) 2>&1 | cat > "$tmp/ktap"
 # (Through a pipe: the runner writes the tests' output through a second
 # open of /dev/stdout, which on a file not opened for appending writes
@@ -84,5 +90,12 @@ check "runner: the planted failure is not ok" \
 	'grep -qx "not ok 2 selftests: blkgen: plant_001.sh # exit=1" "$tmp/ktap"'
 check "runner: the planted pass is ok" \
 	'grep -qx "ok 3 selftests: blkgen: plant_002.sh" "$tmp/ktap"'
-[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap"
+# The runner's timeout of 18 s (-o) gives run_tests 15 s.
+(cd "$k" && BLKGEN_NO_KLOG=1 timeout 120 ./run_kselftest.sh -o 18 -t blkgen:plant_003.sh) 2>&1 |
+	cat > "$tmp/ktap3"
+check "runner: a hung test is killed by run_tests within the runner's timeout" \
+	'grep -qx "not ok 1 selftests: blkgen: plant_003.sh # exit=1" "$tmp/ktap3" && grep -q "timed out after 15s" "$tmp/ktap3"'
+check "nothing the hung test started is left" '! pgrep -x -f "sleep 100[01]" > /dev/null'
+
+[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap" "$tmp/ktap3"
 exit $fail

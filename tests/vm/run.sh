@@ -389,6 +389,8 @@ for i in "${!names[@]}"; do
 			next
 		}
 		/^1\.\.[0-9]+$/ || /^# artifact/ || /^#\| / { print; next }
+		/^# Bail out!/ { print substr($0, 3); next }
+		/^# # Totals:/ { next }
 		/^# # / { print substr($0, 3); next }
 		' "$out/ktap-runner.txt" > "$ktap"
 	fi
