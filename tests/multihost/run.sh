@@ -13,7 +13,7 @@
 #   ansible-playbook -i INVENTORY ansible/run.yml -e profile=... -e device=...
 #
 # and checks its result: both hosts ran; the merged counts and histogram
-# are the sums of the hosts'; each host's first I/O came within 50
+# are the sums of the hosts'; each host's first I/O came within 500
 # ms after start_at by its own clock, as ftrace saw it in that guest
 # (block_bio_queue, stamped with the mono clock and mapped to
 # CLOCK_REALTIME); after the run each guest's clock was within 1 ms of
@@ -260,9 +260,9 @@ for g in a b; do
 		fail "blkgen-$g: its clock ${off:-not synchronised} us off the host's after the run"
 done
 
-# The witnesses' first bio on nvme0n1, in us of CLOCK_REALTIME. Read by
-# the consuming reader, trace_pipe (sync/002 once saw the trace file's
-# iterator give timestamps 20 ms early that a second read did not).
+# The witnesses' first bio on nvme0n1, in us of CLOCK_REALTIME, read once
+# through trace_pipe (the consuming reader); the microseconds are taken
+# as text (an awk may read a leading 0 as octal: sync/002's failures).
 for g in a b; do
 	p=port_$g
 	gssh "${!p}" 'echo 0 > /sys/kernel/tracing/tracing_on; (timeout 2 cat /sys/kernel/tracing/trace_pipe) 2> /dev/null; true' > "$out/trace-$g.txt"
@@ -303,23 +303,22 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	[ "$spread" = "$want" ] && pass "start spread $spread ns, the hosts' started_at_ns apart" ||
 		fail "start spread $spread ns, the hosts' started_at_ns are $want ns apart"
 	# The witness: each host's first bio soon after start_at, within
-	# late_us: 50 ms. These guests' clocks are the host's (icount's would
+	# late_us: 500 ms. These guests' clocks are the host's (icount's would
 	# run slow while busy, and chrony would step them by hundreds of ms),
 	# so a guest's time runs on while the host deschedules its vCPU: on
-	# an idle host the first bios came 0.5 to 1.4 ms after start_at, beside
-	# another VM's boot 0.8 and 2.4 ms (2.1 ms of it between blkgen's own
-	# started_at_ns and the bio's queueing, a few lines of code), and in
-	# make check beside two other QEMUs 5.8 ms. What this bound catches is
-	# a host that does not wait for start_at (it started when ansible got
-	# there, seconds before) or waits on a coarse clock (whole seconds, as
-	# elbencho's --start): the microseconds of the start itself are
-	# sync/002's, under icount, where a guest's time is exact.
-	late_us=50000
+	# an idle host the first bios came 0.5 to 2.5 ms after start_at, in
+	# make check beside two other QEMUs 5.8 ms and once 67 ms (blkgen's
+	# own started_at_ns said 65 ms: the vCPU did not run). What this
+	# bound catches is a host that does not wait for start_at (it would
+	# start when ansible got there, 45 s before: the bio before start_at)
+	# or waits by a coarse clock; the microseconds of the start itself
+	# are sync/002's, under icount, where a guest's time is exact.
+	late_us=500000
 	dev=$(gssh "$port_a" cat /sys/block/nvme0n1/dev | tr : ,)
 	for g in a b; do
 		# The first bio's mono time, the marker's, and its two clocks, in us.
 		read -r mono marker real mmono < <(awk -v dev="$dev" '
-			function us(t,  p) { sub(":", "", t); split(t, p, "."); return sprintf("%d%06d", p[1], p[2]) }
+			function us(t,  p) { sub(":", "", t); split(t, p, "."); return p[1] p[2] }
 			function ts(  i) { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^(block_bio_queue|tracing_mark_write):$/) return us($i) }
 			/tracing_mark_write: blkgen-clocks / { mk = ts(); r = substr($(NF - 1), 1, length($(NF - 1)) - 3); m = substr($NF, 1, length($NF) - 3) }
 			!b && $0 ~ "block_bio_queue: " dev " " { b = ts() }
