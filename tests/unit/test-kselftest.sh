@@ -90,12 +90,32 @@ check "runner: the planted failure is not ok" \
 	'grep -qx "not ok 2 selftests: blkgen: plant_001.sh # exit=1" "$tmp/ktap"'
 check "runner: the planted pass is ok" \
 	'grep -qx "ok 3 selftests: blkgen: plant_002.sh" "$tmp/ktap"'
-# The runner's timeout of 18 s (-o) gives run_tests 15 s.
-(cd "$k" && BLKGEN_NO_KLOG=1 timeout 120 ./run_kselftest.sh -o 18 -t blkgen:plant_003.sh) 2>&1 |
+# The runner's timeout of 36 s (-o) gives run_tests 30 s: 6 s to kill
+# the test and report (on a loaded host, 3 s were not always enough).
+(cd "$k" && BLKGEN_NO_KLOG=1 timeout 120 ./run_kselftest.sh -o 36 -t blkgen:plant_003.sh) 2>&1 |
 	cat > "$tmp/ktap3"
 check "runner: a hung test is killed by run_tests within the runner's timeout" \
-	'grep -qx "not ok 1 selftests: blkgen: plant_003.sh # exit=1" "$tmp/ktap3" && grep -q "timed out after 15s" "$tmp/ktap3"'
-check "nothing the hung test started is left" '! pgrep -x -f "sleep 100[01]" > /dev/null'
+	'grep -qx "not ok 1 selftests: blkgen: plant_003.sh # exit=1" "$tmp/ktap3" && grep -q "timed out after 30s" "$tmp/ktap3"'
+check "nothing the hung test started is left, nor the watchdog" '! pgrep -x -f "sleep (100[01]|30)" > /dev/null'
 
-[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap" "$tmp/ktap3"
+# run_tests itself: the kernel log read after each test (a dmesg that
+# prints the file run_tests writes its markers to), and a passing test's
+# "# " figures, the last one without a newline.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\ncat "$BLKGEN_KMSG"\n' > "$tmp/bin/dmesg"
+chmod 755 "$tmp/bin/dmesg"
+echo "WARNING: before any test" > "$tmp/kmsg"
+printf '#!/bin/bash\nDESCRIPTION="planted oops"\ntest() { echo right; echo "BUG: planted" >> "$BLKGEN_KMSG"; }\n' > "$col/tests/plant/004"
+printf '#!/bin/bash\nDESCRIPTION="planted figures"\ntest() { echo right; echo "# figure 1" >&2; echo other >&2; printf "# figure 2" >&2; }\n' > "$col/tests/plant/005"
+echo right > "$col/tests/plant/004.out"
+echo right > "$col/tests/plant/005.out"
+PATH=$tmp/bin:$PATH BLKGEN_KMSG=$tmp/kmsg "$col/tests/run_tests" plant/004 plant/002 plant/005 > "$tmp/ktap4" 2>&1
+check "run_tests: a kernel BUG during a test fails it" \
+	'grep -qx "not ok 1 plant/004 # kernel log: BUG: planted" "$tmp/ktap4"'
+check "run_tests: the log before a test's marker is not its own" \
+	'grep -qx "ok 2 plant/002" "$tmp/ktap4"'
+check "run_tests: a passing test's figures are shown" \
+	'grep -qx "ok 3 plant/005" "$tmp/ktap4" && [ "$(grep -c "^# figure [12]$" "$tmp/ktap4")" = 2 ] && ! grep -q "^other" "$tmp/ktap4"'
+
+[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap" "$tmp/ktap3" "$tmp/ktap4"
 exit $fail
