@@ -4,7 +4,8 @@
 # make demo-review: the review (Documentation/review.rst) without NVMe
 # hardware: boots the newest installed Debian kernel (or KERNEL=) under
 # QEMU with an emulated NVMe drive, runs blkgenctl review --quick of
-# DEMO_SUITE (pm1743; full takes about 3 min) there, and draws its report
+# DEMO_SUITE (pm1743; full takes about 3 min) there (DEMO_POINT_SECS: its
+# points' seconds, --quick's 2 by default), and draws its report
 # here in build/demo-review/ (review.json, summary.md, index.html with a
 # chart per workload: gnuplot runs on this machine), and its comparison
 # with the review's published figures (published:DEMO_SUITE, or
@@ -20,7 +21,7 @@ out=$top/build/demo-review
 echo "demo-review: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo-review: figures show the method and its report, not an NVMe drive's speed)"
 "$top/tests/vm/run.sh" --kernel "$rel" --tag demo-review --timeout 1800 \
-	--run "DEMO_SUITE=${DEMO_SUITE:-pm1743} /blkgen/tests/demo-review-guest.sh"
+	--run "DEMO_SUITE=${DEMO_SUITE:-pm1743} DEMO_POINT_SECS=${DEMO_POINT_SECS:-} /blkgen/tests/demo-review-guest.sh"
 rm -rf "$out"
 mkdir -p "$out"
 sed -n '/^BEGIN-REVIEW-JSON/,/^END-REVIEW-JSON/p' "$top/build/vm/$rel-demo-review/console.log" |
