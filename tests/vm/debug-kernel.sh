@@ -134,7 +134,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 jobs=$(nproc)
-say "building bzImage and modules (make -j$jobs; 5 to 10 minutes on 2 cores)"
+say "building bzImage and modules (make -j$jobs; about 11 minutes on 2 idle cores)"
 kmake -j"$jobs" bzImage modules
 kmake modules_prepare
 [ -f "$src/arch/x86/boot/bzImage" ] && [ -f "$src/Module.symvers" ] ||

@@ -268,6 +268,9 @@ for i in "${!names[@]}"; do
 		cmdline+="$(builtin_params null_blk "$VM_NULLB_ARGS")$(builtin_params nvme "$VM_NVME_ARGS")"
 		# page_owner: pages counted per allocating call chain (faults/004).
 		cmdline+=" page_owner=on"
+		# No ACPI in it (tests/vm/debug-kernel.config): its CPUs come
+		# from the BIOS's MP table, which lists one CPU a package.
+		smp="$smp,sockets=$smp,cores=1,threads=1"
 	fi
 
 	if ! ko=$("$vm/build-module.sh" "${kdirs[$i]}" "$top/build/kernels/$name"); then
