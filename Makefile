@@ -115,6 +115,9 @@ kselftest-tar:
 
 install: module install-tool
 	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko
+	@# The KUnit cases, built for a kernel with KUnit (module/Kbuild).
+	@if grep -qs '^CONFIG_KUNIT=[ym]' $(KDIR)/.config && [ -e module/blkgen_test.ko ]; then \
+		install -D -m 0644 module/blkgen_test.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen_test.ko; fi
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
 	else echo "blkgen: DESTDIR set: run depmod -a $(KVER) on the target"; fi
 
@@ -136,6 +139,7 @@ install-tool: tool man
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko \
+		$(DESTDIR)/lib/modules/$(KVER)/extra/blkgen_test.ko \
 		$(DESTDIR)$(PREFIX)/sbin/blkgenctl \
 		$(DESTDIR)$(PREFIX)/share/man/man8/blkgenctl.8 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/blkgenctl

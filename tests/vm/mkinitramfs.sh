@@ -113,6 +113,10 @@ if [ -n "${VM_KSELFTEST:-}" ]; then
 else
 	install -D -m 644 "$ko" "$root$moddir/extra/blkgen.ko"
 fi
+# The KUnit cases, built beside blkgen.ko for a kernel with KUnit.
+if [ -e "$(dirname "$ko")/blkgen_test.ko" ]; then
+	install -D -m 644 "$(dirname "$ko")/blkgen_test.ko" "$root$moddir/extra/blkgen_test.ko"
+fi
 if [ -z "${VM_KDIR:-}" ]; then
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
 		[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
