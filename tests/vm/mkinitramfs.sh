@@ -45,10 +45,15 @@ copy_exe() {
 copy_exe /bin/busybox /bin/busybox
 copy_exe /usr/bin/bash /usr/bin/bash
 ln -s ../usr/bin/bash "$root/bin/bash"
-for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt; do
-	if [ -x "$exe" ]; then copy_exe "$exe"; fi
-done
-copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
+# VM_MINIMAL=1 (run.sh --minimal): busybox and bash alone, the modules
+# configfs and null_blk, and the kselftest tree.
+minimal=${VM_MINIMAL:-0}
+if [ "$minimal" = 0 ]; then
+	for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt; do
+		if [ -x "$exe" ]; then copy_exe "$exe"; fi
+	done
+	copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
+fi
 # run.sh --exe: more executables; a Python interpreter with its standard
 # library (no tests, no build files, no caches: 15 MB) and python3.
 for spec in ${VM_EXES:-}; do
@@ -72,6 +77,7 @@ for spec in ${VM_EXES:-}; do
 done
 
 want="configfs null_blk nvme dm_mod ext4 crc32c_generic ${VM_MODULES:-}"
+[ "$minimal" = 1 ] && want="configfs null_blk ${VM_MODULES:-}"
 mkdir -p "$root$moddir"
 if [ -n "${VM_KDIR:-}" ]; then
 	# Everything built in: check it, and index it for the guest's modprobe.
@@ -125,10 +131,14 @@ fi
 depmod -b "$root" "$rel"
 
 # Test suites and configuration.
-cp -a "$top/tests" "$root/blkgen/tests"
-rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
-cp -a "$top/tools/profiles" "$root/blkgen/profiles"
-cp -a "$top/tools/suites" "$root/blkgen/suites"
+if [ "$minimal" = 0 ]; then
+	cp -a "$top/tests" "$root/blkgen/tests"
+	rm -rf "$root/blkgen/tests/unit" "$root/blkgen/tests/vm"
+	cp -a "$top/tools/profiles" "$root/blkgen/profiles"
+	cp -a "$top/tools/suites" "$root/blkgen/suites"
+else
+	rmdir "$root/blkgen"
+fi
 # A kselftest install (the kernel's runner and blkgen's collection).
 if [ -n "${VM_KSELFTEST:-}" ]; then
 	cp -a "$VM_KSELFTEST" "$root/kselftest"
@@ -150,6 +160,7 @@ VM_CMD='${VM_CMD:-}'
 VM_NET='${VM_NET:-0}'
 VM_HOSTNAME='${VM_HOSTNAME:-blkgen-vm}'
 VM_KSELFTEST='${VM_KSELFTEST:+1}'
+VM_MINIMAL='$minimal'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

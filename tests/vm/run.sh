@@ -34,6 +34,12 @@
 #                    from linux-source-6.12; make kselftest-install's
 #                    tree; blkgen.ko where DKMS installs it); the boot is
 #                    named NAME-kselftest
+#   --minimal        with --kselftest: a guest of busybox, bash, the
+#                    kselftest tree and the blkgen and null_blk modules
+#                    alone (no fio, blktrace, dmsetup, NVMe drive or
+#                    /blkgen tree): the collection must carry what it
+#                    needs and skip, with the reason, what it lacks;
+#                    the boot is named NAME-kselftest-minimal
 #   --part N/M       run part N of M of the boot's tests (every Mth from
 #                    the Nth, in name order; make check runs two parts
 #                    of the debug kernel's boot side by side); the boot
@@ -71,6 +77,7 @@ debug=0
 icount=0
 tool=0
 ksft=0
+minimal=0
 part=
 tag=
 timeout_s=
@@ -94,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1 ;;
 	--tool-tests) tool=1 ;;
 	--kselftest) ksft=1 ;;
+	--minimal) minimal=1 ;;
 	--part)
 		part=$2
 		[[ $part =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] && [ "${part%/*}" -le "${part#*/}" ] ||
@@ -123,7 +131,12 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+if [ "$minimal" = 1 ] && { [ "$ksft" = 0 ] || [ "$mode" != test ]; }; then
+	echo "run.sh: --minimal goes with --kselftest, and without --shell or --run" >&2
+	exit 2
+fi
 export VM_MODE=$mode
+export VM_MINIMAL=$minimal
 
 record() {
 	[ -n "$results" ] && echo "$1 $2" >> "$results"
@@ -233,6 +246,7 @@ for i in "${!names[@]}"; do
 	[ "$icount" = 1 ] && name=$name-icount
 	[ -n "$part" ] && name=$name-p${part%/*}
 	[ "$ksft" = 1 ] && name=$name-kselftest
+	[ "$minimal" = 1 ] && name=$name-minimal
 	[ -n "$tag" ] && name=$name-$tag
 	out=$top/build/vm/$name
 	mkdir -p "$out"
@@ -320,9 +334,11 @@ for i in "${!names[@]}"; do
 	qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -cpu max
 	      -smp "$smp" -m "$mem" -no-reboot
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
-	      -append "$cmdline $append"
-	      -drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
-	      -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
+	      -append "$cmdline $append")
+	if [ "$minimal" = 0 ]; then
+		qemu+=(-drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
+		       -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
+	fi
 	if [ -n "$net_port" ]; then
 		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
 		       -device "virtio-net-pci,netdev=n0")
