@@ -372,6 +372,13 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 	for (i = 0; i < p->nz; i++)
 		if (p->zoff[i + 1] <= p->zoff[i])
 			return BLKGEN_PAT_ZONE;
+	/*
+	 * One size and one zone: random_offset()'s count of aligned starts
+	 * is the same for every I/O (end - size >= start, checked above).
+	 */
+	p->starts = 0;
+	if (p->bs.nr == 1 && p->nz == 1)
+		p->starts = blkgen_div_align(p, end - p->max_size - start) + 1;
 	return BLKGEN_PAT_OK;
 }
 
@@ -491,7 +498,10 @@ void blkgen_pattern_next(const struct blkgen_pattern *p,
 	else
 		seek = blkgen_rng_below(&st->rng, 100) < p->seekpct;
 
-	if (seek) {
+	if (seek && p->starts) {
+		c->offset = p->start +
+			    blkgen_rng_below(&st->rng, p->starts) * p->align;
+	} else if (seek) {
 		c->offset = random_offset(p, st, size);
 	} else {
 		c->offset = st->next;

@@ -104,6 +104,8 @@ int blkgen_parse_range(const char *s, struct blkgen_range *r);
  *	it divides a sector count by @align / 512 exactly (no division per
  *	I/O; see blkgen_div_align())
  * @max_size: largest size in @bs
+ * @starts: aligned starts of a random I/O when one size and one zone
+ *	make it the same for all (0: computed per I/O)
  * @nz: zones in use (1 for a uniform distribution)
  * @zacc: cumulative access share per zone, units of 0.01%
  * @zoff: first byte of each zone, @zoff[@nz] == @end
@@ -122,6 +124,7 @@ struct blkgen_pattern {
 	u32 align_shift;
 	u64 align_recip;
 	u32 max_size;
+	u64 starts;
 	unsigned int nz;
 	u32 zacc[BLKGEN_MAX_ZONES];
 	u64 zoff[BLKGEN_MAX_ZONES + 1];

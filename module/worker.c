@@ -62,6 +62,7 @@ MODULE_PARM_DESC(spin_us,
  * struct blkgen_slot - one preallocated I/O
  * @node: entry in the worker's done list
  * @run: the workload run this slot serves
+ * @w: its worker (end_io reads it, not @run's line the worker writes)
  * @start_ns: intended start: the arrival (open loop), else the submission
  * @submit_ns: submission time (closed loop: @start_ns)
  * @end_ns: completion time, stamped by the end_io handler
@@ -90,6 +91,7 @@ MODULE_PARM_DESC(spin_us,
 struct blkgen_slot {
 	struct llist_node node;
 	struct blkgen_wl_run *run;
+	struct blkgen_worker *w;
 	u64 start_ns;
 	u64 submit_ns;
 	u64 end_ns;
@@ -123,6 +125,10 @@ struct blkgen_slot {
  * @slots: the slots
  * @nr_slots: entries in @slots
  * @quota: measured I/Os left to issue (U64_MAX: no io_limit)
+ * @t_measure: the job's t_measure, copied when the worker starts
+ * @t_deadline: the job's t_deadline, likewise (neither changes in a run,
+ *	and the job's line is written by every results read)
+ * @plain: the I/O comes from the pattern alone: no replay, no verify
  * @ival_end: end of the open interval (ktime ns)
  * @record: record latencies (module parameter latency at start)
  * @open: open loop: I/Os follow @arr, not completions
@@ -154,6 +160,9 @@ struct blkgen_wl_run {
 	struct blkgen_slot **slots;
 	unsigned int nr_slots;
 	u64 quota;
+	u64 t_measure;
+	u64 t_deadline;
+	bool plain;
 	u64 ival_end;
 	bool record;
 	bool open;
@@ -180,8 +189,10 @@ struct blkgen_wl_run {
 /**
  * struct blkgen_worker - one kthread of a running job
  * @done: completed slots, pushed by end_io (the only cross-CPU write)
- * @job: the job
  * @task: the kthread; a reference is held until the worker is freed
+ * @sleeping: the worker may sleep waiting for @done: end_io wakes it
+ *	only then (on the line end_io writes anyway)
+ * @job: the job
  * @index: position in job->workers
  * @cpu: the CPU the kthread is bound to
  * @inflight: slots submitted and not yet accounted (also those to retry)
@@ -205,8 +216,9 @@ struct blkgen_wl_run {
  */
 struct blkgen_worker {
 	struct llist_head done;
-	struct blkgen_job *job ____cacheline_aligned_in_smp;
 	struct task_struct *task;
+	bool sleeping;
+	struct blkgen_job *job ____cacheline_aligned_in_smp;
 	unsigned int index;
 	unsigned int cpu;
 	unsigned int inflight;
@@ -229,22 +241,25 @@ struct blkgen_worker {
 
 /*
  * The slot belongs to the worker again from llist_add on, and the run may
- * then end: nothing of it is touched after that but the task read before,
- * which finish_work frees only after an RCU grace period that began after
- * this read-side section.
+ * then end: nothing of it is touched after that but the worker's first
+ * line (@sleeping, @task), which finish_work frees (and drops the task
+ * of) only after an RCU grace period that began after this read-side
+ * section. A wake-up is needed when the list was empty and the worker may
+ * sleep: llist_add() is a full barrier before the look at @sleeping, as
+ * blkgen_worker_wait() sets it before its look at the list, so one of the
+ * two sees the other.
  */
 static void blkgen_end_io(struct bio *bio)
 {
 	struct blkgen_slot *s = bio->bi_private;
-	struct blkgen_worker *w = s->run->w;
-	struct task_struct *task = w->task;
+	struct blkgen_worker *w = s->w;
 
 	rcu_read_lock();
 	if (likely(s->stamp))
 		s->end_ns = ktime_get_ns();
 	s->status = bio->bi_status;
-	if (llist_add(&s->node, &w->done))
-		wake_up_process(task);
+	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
+		wake_up_process(w->task);
 	rcu_read_unlock();
 }
 
@@ -345,6 +360,16 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 {
 	struct blkgen_choice c;
 
+	if (likely(r->plain)) {
+		blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
+		s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC |
+				   REQ_IDLE | r->wopf : REQ_OP_READ);
+		s->sector = c.offset >> SECTOR_SHIFT;
+		s->size = c.size;
+		s->write = c.write;
+		blkgen_submit(r, s);
+		return;
+	}
 	blkgen_choose(r, &c);
 	if (r->verify && !blkgen_vhold(r, s, &c)) {
 		/* Not in flight: blkgen_poll() must not poll its old bio. */
@@ -375,13 +400,11 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
 			    u64 start, u64 now)
 {
-	struct blkgen_job *job = r->w->job;
-
-	if (READ_ONCE(job->stop) || now >= job->t_deadline)
+	if (READ_ONCE(r->w->job->stop) || now >= r->t_deadline)
 		return false;
 	if (r->pass && r->stream.next >= r->pass_end)
 		return false;
-	s->measured = start >= job->t_measure;
+	s->measured = start >= r->t_measure;
 	if (s->measured) {
 		if (!r->quota)
 			return false;
@@ -541,7 +564,7 @@ static void blkgen_ival_advance(struct blkgen_wl_run *r, u64 t)
 /* The interval an I/O completing at @end counts in. */
 static struct blkgen_interval *blkgen_ival(struct blkgen_wl_run *r, u64 end)
 {
-	u64 deadline = r->w->job->t_deadline;
+	u64 deadline = r->t_deadline;
 
 	/* Drained after the window: counted in its last interval. */
 	if (end >= deadline)
@@ -572,7 +595,9 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
 	struct blkgen_stats *st = r->stats;
 	struct blkgen_interval *iv;
-	u64 lat;
+	u64 lat, end;
+	u32 size;
+	bool wr;
 
 	s->inflight = false;
 	r->w->inflight--;
@@ -599,20 +624,24 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	r->errors_in_row = 0;
 	if (!s->measured)
 		return;
-	st->ios[s->write]++;
-	st->bytes[s->write] += s->size;
+	/* Read once: the stores below may alias them for the compiler. */
+	wr = s->write;
+	size = s->size;
+	end = s->end_ns;
+	st->ios[wr]++;
+	st->bytes[wr] += size;
 	/* Without a completion stamp end_ns is the start: counts only. */
-	iv = blkgen_ival(r, s->end_ns);
-	iv->ios[s->write]++;
-	iv->bytes[s->write] += s->size;
+	iv = blkgen_ival(r, end);
+	iv->ios[wr]++;
+	iv->bytes[wr] += size;
 	if (!s->stamp)
 		return;
-	lat = s->end_ns - s->start_ns;
-	blkgen_hist_record(&st->lat[s->write], lat);
-	blkgen_hist_record(&st->svc[s->write], s->end_ns - s->submit_ns);
-	iv->lat_sum_ns[s->write] += lat;
-	if (lat > iv->lat_max_ns[s->write])
-		iv->lat_max_ns[s->write] = lat;
+	lat = end - s->start_ns;
+	blkgen_hist_record(&st->lat[wr], lat);
+	blkgen_hist_record(&st->svc[wr], end - s->submit_ns);
+	iv->lat_sum_ns[wr] += lat;
+	if (lat > iv->lat_max_ns[wr])
+		iv->lat_max_ns[wr] = lat;
 }
 
 /*
@@ -788,6 +817,11 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 		}
 	}
 
+	/*
+	 * From here end_io wakes us: the flag is seen before the look at
+	 * the list below (set_current_state() is a full barrier).
+	 */
+	WRITE_ONCE(w->sleeping, true);
 	set_current_state(TASK_INTERRUPTIBLE);
 	/*
 	 * Records written since are seen after the barrier of
@@ -802,6 +836,7 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 	 */
 	if (due <= ktime_get_ns() || (!w->inflight && !blkgen_issuing(w))) {
 		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(w->sleeping, false);
 		return;
 	}
 	due = min(due, wake);
@@ -825,6 +860,7 @@ static void blkgen_worker_wait(struct blkgen_worker *w)
 		}
 	}
 	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(w->sleeping, false);
 }
 
 /* A slot that will not be submitted again (the run stops): hand it back. */
@@ -950,7 +986,7 @@ static bool blkgen_open_pending(struct blkgen_worker *w)
 
 		if (!r->open || !r->issuing)
 			continue;
-		if (READ_ONCE(w->job->stop) || now >= w->job->t_deadline ||
+		if (READ_ONCE(w->job->stop) || now >= r->t_deadline ||
 		    !r->quota)
 			r->issuing = false;
 		else
@@ -996,7 +1032,9 @@ static int blkgen_worker_fn(void *data)
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
-		r->ival_end = w->job->t_measure + w->job->interval_ns;
+		r->t_measure = w->job->t_measure;
+		r->t_deadline = w->job->t_deadline;
+		r->ival_end = r->t_measure + w->job->interval_ns;
 		if (r->replay) {
 			/* The writers wake us: named in run_start. */
 			r->issuing = true;
@@ -1089,6 +1127,7 @@ static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
 	if (!s)
 		return NULL;
 	s->run = r;
+	s->w = r->w;
 	s->pages = kcalloc_node(nr, sizeof(*s->pages), GFP_KERNEL, node);
 	s->bvec = kcalloc_node(nr, sizeof(*s->bvec), GFP_KERNEL, node);
 	bio_init(&s->bio, NULL, s->bvec, nr, 0);
@@ -1274,6 +1313,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			goto out_free;
 		r->replay = wl->replay;
 		w->replay |= !!wl->replay;
+		r->plain = !r->replay && !r->pass && !r->verify;
 		if ((job->rate_iops || wl->replay) && !r->pass) {
 			r->open = true;
 			w->open = true;

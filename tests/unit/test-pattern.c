@@ -357,6 +357,57 @@ static void test_odd_align(void)
 	      unaligned, top);
 }
 
+/*
+ * One size and one zone: the count of aligned starts taken at resolve
+ * (p.starts) draws exactly the offsets the per-I/O computation draws.
+ */
+static void test_starts(void)
+{
+	static const struct {
+		const char *bs, *range;
+		u64 dev;
+	} cases[] = {
+		{ "4k", "0%-100%", 1ULL << 30 },
+		{ "4k", "1m-1001m", 2000ULL << 20 },
+		{ "12k", "0%-100%", (1ULL << 30) + 4096 },
+		{ "1m", "0%-25%", 10ULL << 30 },
+		{ "4k", "0-8k", 8192 },
+	};
+	struct blkgen_stream a, b;
+	struct blkgen_choice x, y;
+	struct blkgen_pattern p, q;
+	unsigned int k;
+	int rc, i, diff;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		p = make(cases[k].bs, "uniform", cases[k].range, 70, 100,
+			 cases[k].dev, 512, &rc);
+		CHECK(rc == 0 && p.starts, "%s %s: rc %d, starts %llu",
+		      cases[k].bs, cases[k].range, rc,
+		      (unsigned long long)p.starts);
+		q = p;
+		q.starts = 0;
+		blkgen_stream_init(&a, &p, 5, k, 0, 1);
+		blkgen_stream_init(&b, &q, 5, k, 0, 1);
+		for (i = 0, diff = 0; i < 100000; i++) {
+			blkgen_pattern_next(&p, &a, &x);
+			blkgen_pattern_next(&q, &b, &y);
+			diff += x.write != y.write || x.size != y.size ||
+				x.offset != y.offset;
+		}
+		CHECK(!diff, "%s %s: %d of 100000 choices differ", cases[k].bs,
+		      cases[k].range, diff);
+	}
+	p = make("4k/50:8k/50", "uniform", "0%-100%", 100, 100, 1ULL << 30,
+		 512, &rc);
+	CHECK(rc == 0 && !p.starts, "two sizes: starts %llu",
+	      (unsigned long long)p.starts);
+	p = make("4k", "zoned:60/10:40/90", "0%-100%", 100, 100, 1ULL << 30,
+		 512, &rc);
+	CHECK(rc == 0 && !p.starts, "two zones: starts %llu",
+	      (unsigned long long)p.starts);
+}
+
 int main(void)
 {
 	test_mix();
@@ -369,5 +420,6 @@ int main(void)
 	test_resolve_errors();
 	test_div_align();
 	test_odd_align();
+	test_starts();
 	return t_exit("pattern");
 }
