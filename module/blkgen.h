@@ -76,7 +76,10 @@ enum blkgen_arrival {
  * @lat: response-time histograms per direction (intended arrival to
  *	completion)
  * @svc: service-time histograms per direction (submission to completion;
- *	closed loop, the same values as @lat)
+ *	closed loop, the same values as @lat, so not kept: @svc_in_lat)
+ * @svc_in_lat: closed loop: every I/O is submitted when it is intended
+ *	to start, its service time is its response time, and @lat holds
+ *	both (one histogram recorded per I/O, not two)
  * @ival: closed intervals, a ring of @ival_cap records by index % cap
  * @ival_cap: records in @ival
  * @ival_cur: index of the open interval (all before it are closed)
@@ -96,6 +99,7 @@ struct blkgen_stats {
 	u64 errors;
 	struct blkgen_lat_hist lat[2];
 	struct blkgen_lat_hist svc[2];
+	bool svc_in_lat;
 	struct blkgen_interval *ival;
 	u32 ival_cap;
 	u64 ival_cur;

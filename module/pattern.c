@@ -319,6 +319,7 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 
 	p->align = ~0U;
 	p->max_size = 0;
+	p->starts = 0;
 	for (i = 0; i < p->bs.nr; i++) {
 		if (p->bs.size[i] % lbs)
 			return BLKGEN_PAT_LBS;
@@ -376,7 +377,6 @@ int blkgen_pattern_resolve(struct blkgen_pattern *p,
 	 * One size and one zone: random_offset()'s count of aligned starts
 	 * is the same for every I/O (end - size >= start, checked above).
 	 */
-	p->starts = 0;
 	if (p->bs.nr == 1 && p->nz == 1)
 		p->starts = blkgen_div_align(p, end - p->max_size - start) + 1;
 	return BLKGEN_PAT_OK;
@@ -438,8 +438,16 @@ u64 blkgen_div_align(const struct blkgen_pattern *p, u64 bytes)
 	return (u64)(((__uint128_t)(bytes >> 9) * p->align_recip) >> 64);
 }
 
-/* A random aligned offset in a zone chosen by access share. */
-static u64 random_offset(const struct blkgen_pattern *p,
+/**
+ * blkgen_random_offset() - A random aligned offset in a zone chosen by
+ *	access share.
+ * @p: resolved pattern
+ * @st: the worker's stream
+ * @size: bytes of the I/O
+ *
+ * Return: its byte offset on the device.
+ */
+u64 blkgen_random_offset(const struct blkgen_pattern *p,
 			 struct blkgen_stream *st, u32 size)
 {
 	u64 lo, hi, last = p->end - size;
@@ -463,50 +471,3 @@ static u64 random_offset(const struct blkgen_pattern *p,
 		    p->align;
 }
 
-/**
- * blkgen_pattern_next() - Choose the next I/O of a stream.
- * @p: resolved pattern
- * @st: the worker's stream
- * @c: direction, size and offset of the I/O
- *
- * Context: any; constant time apart from the size and zone scans.
- */
-void blkgen_pattern_next(const struct blkgen_pattern *p,
-			 struct blkgen_stream *st, struct blkgen_choice *c)
-{
-	bool seek;
-	u32 size;
-
-	c->write = p->rdpct < 100 &&
-		   blkgen_rng_below(&st->rng, 100) >= p->rdpct;
-
-	size = p->bs.size[0];
-	if (p->bs.nr > 1) {
-		u32 r = (u32)blkgen_rng_below(&st->rng, 100);
-		unsigned int i = 0;
-
-		while (r >= p->bs.cum[i])
-			i++;
-		size = p->bs.size[i];
-	}
-	c->size = size;
-
-	if (p->seekpct >= 100)
-		seek = true;
-	else if (!p->seekpct)
-		seek = false;
-	else
-		seek = blkgen_rng_below(&st->rng, 100) < p->seekpct;
-
-	if (seek && p->starts) {
-		c->offset = p->start +
-			    blkgen_rng_below(&st->rng, p->starts) * p->align;
-	} else if (seek) {
-		c->offset = random_offset(p, st, size);
-	} else {
-		c->offset = st->next;
-		if (c->offset + size > p->end)
-			c->offset = p->start;
-	}
-	st->next = c->offset + size;
-}

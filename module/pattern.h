@@ -168,8 +168,58 @@ void blkgen_stream_init(struct blkgen_stream *st,
 			const struct blkgen_pattern *p, u64 seed, u64 stream,
 			u32 part, u32 parts);
 u64 blkgen_part_offset(const struct blkgen_pattern *p, u32 part, u32 parts);
-void blkgen_pattern_next(const struct blkgen_pattern *p,
-			 struct blkgen_stream *st, struct blkgen_choice *c);
 u64 blkgen_div_align(const struct blkgen_pattern *p, u64 bytes);
+u64 blkgen_random_offset(const struct blkgen_pattern *p,
+			 struct blkgen_stream *st, u32 size);
+
+/**
+ * blkgen_pattern_next() - Choose the next I/O of a stream.
+ * @p: resolved pattern
+ * @st: the worker's stream
+ * @c: direction, size and offset of the I/O
+ *
+ * Context: any; constant time apart from the size and zone scans.
+ * Always inline: the worker's fast path keeps @c in registers.
+ */
+static __always_inline void
+blkgen_pattern_next(const struct blkgen_pattern *p, struct blkgen_stream *st,
+		    struct blkgen_choice *c)
+{
+	bool seek;
+	u32 size;
+
+	c->write = p->rdpct < 100 &&
+		   blkgen_rng_below(&st->rng, 100) >= p->rdpct;
+
+	size = p->bs.size[0];
+	if (p->bs.nr > 1) {
+		u32 r = (u32)blkgen_rng_below(&st->rng, 100);
+		unsigned int i = 0;
+
+		while (r >= p->bs.cum[i])
+			i++;
+		size = p->bs.size[i];
+	}
+	c->size = size;
+
+	if (p->seekpct >= 100)
+		seek = true;
+	else if (!p->seekpct)
+		seek = false;
+	else
+		seek = blkgen_rng_below(&st->rng, 100) < p->seekpct;
+
+	if (seek && p->starts) {
+		c->offset = p->start +
+			    blkgen_rng_below(&st->rng, p->starts) * p->align;
+	} else if (seek) {
+		c->offset = blkgen_random_offset(p, st, size);
+	} else {
+		c->offset = st->next;
+		if (c->offset + size > p->end)
+			c->offset = p->start;
+	}
+	st->next = c->offset + size;
+}
 
 #endif /* _BLKGEN_PATTERN_H */

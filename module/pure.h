@@ -26,6 +26,7 @@ typedef __s64 s64;
 
 /* A shared byte another thread may change (the kernel's, simplified). */
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* __always_inline: glibc's, from <sys/cdefs.h> through <string.h>. */
 #endif
 
 #endif /* _BLKGEN_PURE_H */

@@ -321,8 +321,9 @@ static struct blkgen_hist_le *blkgen_hist_export(struct blkgen_workload *wl,
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
 			if (st)
-				blkgen_hist_merge(sum, svc ? &st->svc[dir] :
-							     &st->lat[dir]);
+				blkgen_hist_merge(sum, svc && !st->svc_in_lat ?
+						  &st->svc[dir] :
+						  &st->lat[dir]);
 		}
 	}
 

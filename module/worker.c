@@ -247,7 +247,8 @@ struct blkgen_worker {
  * section. A wake-up is needed when the list was empty and the worker may
  * sleep: llist_add() is a full barrier before the look at @sleeping, as
  * blkgen_worker_wait() sets it before its look at the list, so one of the
- * two sees the other.
+ * two sees the other. Seen set, the wake-up is ordered with the worker's
+ * task state as any (set_current_state() against try_to_wake_up()).
  */
 static void blkgen_end_io(struct bio *bio)
 {
@@ -273,7 +274,8 @@ static void blkgen_retry_add(struct blkgen_worker *w, struct blkgen_slot *s)
 }
 
 /* (Re)build the slot's bio from sector, opf and size, and submit it. */
-static void blkgen_submit(struct blkgen_wl_run *r, struct blkgen_slot *s)
+static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
+					  struct blkgen_slot *s)
 {
 	unsigned int i, left, len;
 
@@ -350,26 +352,30 @@ static bool blkgen_vhold(struct blkgen_wl_run *r, struct blkgen_slot *s,
 	return false;
 }
 
-/*
- * Choose the slot's I/O and submit it. With verify, an I/O whose blocks
- * are held by others waits on the retry queue (parked) and draws again
- * after the next reap.
- */
-static void blkgen_choose_submit(struct blkgen_wl_run *r,
-				 struct blkgen_slot *s)
+/* Fill the slot's I/O from a choice (opf, sector, size, direction). */
+static __always_inline void blkgen_set_io(struct blkgen_wl_run *r,
+					  struct blkgen_slot *s,
+					  const struct blkgen_choice *c)
+{
+	/*
+	 * Writes are flagged as O_DIRECT's are (REQ_SYNC | REQ_IDLE), so
+	 * writeback throttling leaves them alone: it would cap them at a few
+	 * in flight and, for polled ones, put the only task that can reap
+	 * them to sleep.
+	 */
+	s->opf = r->opf | (c->write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+			   r->wopf : REQ_OP_READ);
+	s->sector = c->offset >> SECTOR_SHIFT;
+	s->size = c->size;
+	s->write = c->write;
+}
+
+/* blkgen_choose_submit() of a replay, a verify pass or a verified run. */
+static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
+					       struct blkgen_slot *s)
 {
 	struct blkgen_choice c;
 
-	if (likely(r->plain)) {
-		blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
-		s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC |
-				   REQ_IDLE | r->wopf : REQ_OP_READ);
-		s->sector = c.offset >> SECTOR_SHIFT;
-		s->size = c.size;
-		s->write = c.write;
-		blkgen_submit(r, s);
-		return;
-	}
 	blkgen_choose(r, &c);
 	if (r->verify && !blkgen_vhold(r, s, &c)) {
 		/* Not in flight: blkgen_poll() must not poll its old bio. */
@@ -379,17 +385,7 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 		r->w->nr_parked++;
 		return;
 	}
-	/*
-	 * Writes are flagged as O_DIRECT's are (REQ_SYNC | REQ_IDLE), so
-	 * writeback throttling leaves them alone: it would cap them at a few
-	 * in flight and, for polled ones, put the only task that can reap
-	 * them to sleep.
-	 */
-	s->opf = r->opf | (c.write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
-			   r->wopf : REQ_OP_READ);
-	s->sector = c.offset >> SECTOR_SHIFT;
-	s->size = c.size;
-	s->write = c.write;
+	blkgen_set_io(r, s, &c);
 	if (r->verify && c.write)
 		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
 	else if (r->verify)
@@ -397,8 +393,29 @@ static void blkgen_choose_submit(struct blkgen_wl_run *r,
 	blkgen_submit(r, s);
 }
 
-static bool blkgen_issue_at(struct blkgen_wl_run *r, struct blkgen_slot *s,
-			    u64 start, u64 now)
+/*
+ * Choose the slot's I/O and submit it. With verify, an I/O whose blocks
+ * are held by others waits on the retry queue (parked) and draws again
+ * after the next reap. A plain workload's I/O (the pattern's, nothing
+ * else) is chosen inline, its choice in registers.
+ */
+static __always_inline void blkgen_choose_submit(struct blkgen_wl_run *r,
+						 struct blkgen_slot *s)
+{
+	struct blkgen_choice c;
+
+	if (unlikely(!r->plain)) {
+		blkgen_choose_submit_slow(r, s);
+		return;
+	}
+	blkgen_pattern_next(&r->wl->pattern, &r->stream, &c);
+	blkgen_set_io(r, s, &c);
+	blkgen_submit(r, s);
+}
+
+static __always_inline bool blkgen_issue_at(struct blkgen_wl_run *r,
+					    struct blkgen_slot *s,
+					    u64 start, u64 now)
 {
 	if (READ_ONCE(r->w->job->stop) || now >= r->t_deadline)
 		return false;
@@ -638,7 +655,8 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 		return;
 	lat = end - s->start_ns;
 	blkgen_hist_record(&st->lat[wr], lat);
-	blkgen_hist_record(&st->svc[wr], end - s->submit_ns);
+	if (r->open)
+		blkgen_hist_record(&st->svc[wr], end - s->submit_ns);
 	iv->lat_sum_ns[wr] += lat;
 	if (lat > iv->lat_max_ns[wr])
 		iv->lat_max_ns[wr] = lat;
@@ -654,11 +672,12 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 static void blkgen_backlog(struct blkgen_worker *w)
 {
 	struct blkgen_job *job = w->job;
-	u64 end = min(ktime_get_ns(), job->t_deadline);
+	u64 now = ktime_get_ns();
 	unsigned int i;
 
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
+		u64 end = min(now, r->t_deadline);
 		u64 due;
 
 		if (!r->open || !r->quota || r->replay == BLKGEN_REPLAY_AFAP)
@@ -675,7 +694,7 @@ static void blkgen_backlog(struct blkgen_worker *w)
 				  r->rec.op == BLKGEN_TRACE_END))
 			continue;
 		due = max(r->replay ? r->rec_due : r->arr.next_ns,
-			  job->t_measure);
+			  r->t_measure);
 		if (due >= end)
 			continue;
 		if (end - due > r->stats->max_lag_ns)
@@ -690,17 +709,17 @@ static void blkgen_backlog(struct blkgen_worker *w)
 static void blkgen_ival_finish(struct blkgen_worker *w)
 {
 	struct blkgen_job *job = w->job;
-	u64 end = min(ktime_get_ns(), job->t_deadline);
+	u64 now = ktime_get_ns();
 	unsigned int i;
 
-	if (end <= job->t_measure)
-		return;
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 		struct blkgen_stats *st = r->stats;
+		/* The times this worker ran by (blkgen_ival() takes them). */
+		u64 end = min(now, r->t_deadline);
 		u64 start;
 
-		if (!st)
+		if (!st || end <= r->t_measure)
 			continue;
 		blkgen_ival(r, end - 1);
 		start = r->ival_end - job->interval_ns;
@@ -1268,6 +1287,8 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		blkgen_hist_reset(&st->lat[1]);
 		blkgen_hist_reset(&st->svc[0]);
 		blkgen_hist_reset(&st->svc[1]);
+		/* Closed loop (below: unless open), start is submission. */
+		st->svc_in_lat = true;
 		/* One more than shown: the one the worker may be writing. */
 		st->ival_cap = job->ival_cap + 1;
 		st->ival = kvzalloc_node(array_size(st->ival_cap,
@@ -1316,6 +1337,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->plain = !r->replay && !r->pass && !r->verify;
 		if ((job->rate_iops || wl->replay) && !r->pass) {
 			r->open = true;
+			st->svc_in_lat = false;
 			w->open = true;
 			r->free = kcalloc_node(r->nr_slots, sizeof(*r->free),
 					       GFP_KERNEL, node);
