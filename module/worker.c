@@ -244,8 +244,12 @@ struct blkgen_worker {
  * then end: nothing of it is touched after that but the worker's first
  * line (@sleeping, @task), which finish_work frees (and drops the task
  * of) only after an RCU grace period that began after this read-side
- * section. A wake-up is needed when the list was empty and the worker may
- * sleep: llist_add() is a full barrier before the look at @sleeping, as
+ * section: an RCU-sched one, preemption off, which synchronize_rcu()
+ * waits for as for any (a preemptible kernel's rcu_read_lock() is two
+ * calls out of line, per I/O).
+ *
+ * A wake-up is needed when the list was empty and the worker may sleep:
+ * llist_add() is a full barrier before the look at @sleeping, as
  * blkgen_worker_wait() sets it before its look at the list, so one of the
  * two sees the other. Seen set, the wake-up is ordered with the worker's
  * task state as any (set_current_state() against try_to_wake_up()).
@@ -255,13 +259,13 @@ static void blkgen_end_io(struct bio *bio)
 	struct blkgen_slot *s = bio->bi_private;
 	struct blkgen_worker *w = s->w;
 
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	if (likely(s->stamp))
 		s->end_ns = ktime_get_ns();
 	s->status = bio->bi_status;
 	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
 		wake_up_process(w->task);
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 }
 
 /* Queue a slot at the end of the retry queue. */
