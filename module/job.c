@@ -250,6 +250,19 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 				     blkgen_wl_name(wl), wl->device);
 		return -EROFS;
 	}
+	/*
+	 * A zoned device takes writes only at each zone's write pointer;
+	 * blkgen has no zoned workloads yet, and the writes of any other
+	 * would fail one by one at the device: refused before the run.
+	 */
+	if (write && bdev_is_zoned(bdev)) {
+		blkgen_job_set_error(job,
+				     "%s: %s is zoned (%u zones of %u KiB): it takes writes only at write pointers, blkgen has no zoned workloads yet; reads only (EOPNOTSUPP)",
+				     blkgen_wl_name(wl), wl->device,
+				     bdev_nr_zones(bdev),
+				     (u32)(bdev_zone_sectors(bdev) >> 1));
+		return -EOPNOTSUPP;
+	}
 	if (wl->polled && !blkgen_bdev_can_poll(bdev)) {
 		blkgen_job_set_error(job,
 				     "%s: %s has no poll queues (EOPNOTSUPP)",

@@ -49,7 +49,8 @@ ln -s ../usr/bin/bash "$root/bin/bash"
 # configfs and null_blk, and the kselftest tree.
 minimal=${VM_MINIMAL:-0}
 if [ "$minimal" = 0 ]; then
-	for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt; do
+	for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt \
+		   /usr/sbin/blkzone; do
 		if [ -x "$exe" ]; then copy_exe "$exe"; fi
 	done
 	copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
