@@ -56,9 +56,14 @@ unsigned int blkgen_replay_map(const struct blkgen_pattern *p, u32 lbs,
  */
 u64 blkgen_replay_due(u64 t0, u64 t_ns, u32 speed)
 {
-	/* t_ns * ONE / speed without 128 bits: the remainder's part apart. */
-	u64 q = t_ns / speed, r = t_ns % speed, t;
+	u64 q, r, t;
 
+	/* As traced, the common case: no division per record. */
+	if (speed == BLKGEN_SPEED_ONE)
+		return t_ns >= ~0ULL - t0 ? ~0ULL : t0 + t_ns;
+	/* t_ns * ONE / speed without 128 bits: the remainder's part apart. */
+	q = t_ns / speed;
+	r = t_ns % speed;
 	if (q > (~0ULL - BLKGEN_SPEED_ONE) / BLKGEN_SPEED_ONE)
 		return ~0ULL;
 	t = q * BLKGEN_SPEED_ONE + r * BLKGEN_SPEED_ONE / speed;

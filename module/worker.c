@@ -477,8 +477,11 @@ static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
 		if (!blkgen_replay_peek(&wl->rp, &r->rec))
 			return false;
 		r->have_rec = true;
-		r->rec_due = blkgen_replay_due(r->w->job->t_start,
-					       r->rec.t_ns, wl->replay_speed);
+		/* As fast as possible: due now, below. */
+		if (r->replay != BLKGEN_REPLAY_AFAP)
+			r->rec_due = blkgen_replay_due(r->w->job->t_start,
+						       r->rec.t_ns,
+						       wl->replay_speed);
 	}
 	if (r->rec.op == BLKGEN_TRACE_END) {
 		r->issuing = false;

@@ -65,6 +65,10 @@ static void test_due(void)
 	CHECK(blkgen_replay_due(5, 1000000000, BLKGEN_SPEED_MAX) == 100005,
 	      "10000x");
 	CHECK(blkgen_replay_due(10, ~0ULL, 1) == ~0ULL, "beyond u64");
+	CHECK(blkgen_replay_due(10, ~0ULL - 10, BLKGEN_SPEED_ONE) == ~0ULL,
+	      "1x: beyond u64");
+	CHECK(blkgen_replay_due(10, ~0ULL - 11, BLKGEN_SPEED_ONE) ==
+	      ~0ULL - 1, "1x: the last time");
 	/* 30 days of trace at 0.01%: 259e15 ns, no overflow on the way */
 	CHECK(blkgen_replay_due(0, 2592000000000000ULL / 10000, 1) ==
 	      2592000000000000ULL, "30 days");
