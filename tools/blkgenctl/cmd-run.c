@@ -471,7 +471,8 @@ static void progress(const struct job_result *now, struct job_result *prev,
 			(unsigned long long)io_limit);
 	}
 	fprintf(stderr, "]");
-	for (i = 0; i < now->nr_wl && i < prev->nr_wl; i++) {
+	for (i = 0; i < now->nr_wl; i++) {
+		static const struct dir_result zero;
 		struct blkgen_lat_hist *h = malloc(sizeof(*h));
 		uint64_t ios = 0, bytes = 0;
 		unsigned int b;
@@ -479,7 +480,9 @@ static void progress(const struct job_result *now, struct job_result *prev,
 		blkgen_hist_reset(h);
 		for (d = 0; d < 2; d++) {
 			const struct dir_result *a = &now->wl[i].dir[d];
-			const struct dir_result *z = &prev->wl[i].dir[d];
+			/* The first line: since the start, when all was 0. */
+			const struct dir_result *z = i < prev->nr_wl ?
+				&prev->wl[i].dir[d] : &zero;
 
 			ios += a->ios - z->ios;
 			bytes += a->bytes - z->bytes;
@@ -640,7 +643,12 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		ret = EXIT_FAIL;
 		goto out_cleanup;
 	}
-	result_load(job, &prev);
+	/*
+	 * No results read at the start: the run's counts are 0 then (the
+	 * first progress line counts from them), and a read of every
+	 * workload's files is work beside the run's first I/Os that a
+	 * timed replay's start should not have to share a machine with.
+	 */
 	for (tick = 0;; tick++) {
 		sleep_ms(100);
 		if (interrupted) {
