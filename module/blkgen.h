@@ -40,6 +40,7 @@
 #include "hist.h"
 #include "pattern.h"
 #include "replay-map.h"
+#include "zoned.h"
 
 #define BLKGEN_ERR_MAX		160	/* bytes of the error string */
 #define BLKGEN_STR_MAX		512	/* compound attribute strings */
@@ -90,6 +91,7 @@ enum blkgen_arrival {
  * @verify: verify=1: blocks checked by reads, found wrong, and found
  *	old where no completed flush required new data (verify pass)
  * @replay: replay: records remapped into the range, and clipped to bs
+ * @zone: zoned workload: zone events, enum blkgen_zone_counter
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -108,6 +110,7 @@ struct blkgen_stats {
 	u64 max_lag_ns;
 	u64 verify[3];
 	u64 replay[2];
+	u64 zone[BLKGEN_ZC_NR];
 };
 
 #define BLKGEN_VLOG_MAX		64	/* mismatches kept per workload */
@@ -275,6 +278,15 @@ struct blkgen_snap_lost {
  * @replay_buf_kb: size of the record ring
  * @rp: the record ring
  * @lbs: the device's logical block size while running
+ * @max_open_zones: zoned: zones written at once, 0 for the device's limit
+ * @zone_reset_threshold: zoned: percent of the range's capacity in full
+ *	zones above which zones are reset periodically (100: only when
+ *	no zone is left to write to)
+ * @zone_reset_frequency: zoned: past the threshold, a reset per
+ *	100 / this many writes (percent, fio's zone_reset_frequency)
+ * @zone_append: zoned: write with REQ_OP_ZONE_APPEND
+ * @read_beyond_wp: zoned: reads go where the pattern says, written or not
+ * @zd: zoned: the zones of the range (zoned.c), set at start
  */
 struct blkgen_workload {
 	struct config_group group;
@@ -319,6 +331,12 @@ struct blkgen_workload {
 	u32 replay_buf_kb;
 	struct blkgen_replay rp;
 	u32 lbs;
+	u32 max_open_zones;
+	u32 zone_reset_threshold;
+	u32 zone_reset_frequency;
+	bool zone_append;
+	bool read_beyond_wp;
+	struct blkgen_zoned zd;
 };
 
 /*

@@ -109,6 +109,27 @@ static inline void blkgen_bdev_close(struct blkgen_bdev *b)
 }
 
 /**
+ * blkgen_zone_mgmt() - Reset, open, close or finish zones, and wait.
+ * @bdev: a zoned device
+ * @op: REQ_OP_ZONE_RESET and the like
+ * @sector: the first zone's start
+ * @nr_sectors: whole zones' sectors
+ *
+ * 6.9 dropped the gfp_t argument.
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+static inline int blkgen_zone_mgmt(struct block_device *bdev, enum req_op op,
+				   sector_t sector, sector_t nr_sectors)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return blkdev_zone_mgmt(bdev, op, sector, nr_sectors);
+#else
+	return blkdev_zone_mgmt(bdev, op, sector, nr_sectors, GFP_KERNEL);
+#endif
+}
+
+/**
  * blkgen_bdev_can_poll() - Whether REQ_POLLED bios can be reaped here.
  * @bdev: device
  *

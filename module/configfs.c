@@ -368,6 +368,11 @@ BLKGEN_WL_BOOL_ATTR(allow_write);
 BLKGEN_WL_BOOL_ATTR(polled);
 BLKGEN_WL_BOOL_ATTR(fua);
 BLKGEN_WL_ATTR(flush_ms, 0, 3600 * 1000);
+BLKGEN_WL_ATTR(max_open_zones, 0, U32_MAX);
+BLKGEN_WL_ATTR(zone_reset_threshold, 0, 100);
+BLKGEN_WL_ATTR(zone_reset_frequency, 1, 100);
+BLKGEN_WL_BOOL_ATTR(zone_append);
+BLKGEN_WL_BOOL_ATTR(read_beyond_wp);
 
 /* Any write of verify drops the generation table (a new run makes one). */
 static ssize_t blkgen_wl_verify_show(struct config_item *item, char *page)
@@ -586,6 +591,11 @@ static struct configfs_attribute *blkgen_wl_attrs[] = {
 	&blkgen_wl_attr_replay,
 	&blkgen_wl_attr_replay_speed,
 	&blkgen_wl_attr_replay_buf_kb,
+	&blkgen_wl_attr_max_open_zones,
+	&blkgen_wl_attr_zone_reset_threshold,
+	&blkgen_wl_attr_zone_reset_frequency,
+	&blkgen_wl_attr_zone_append,
+	&blkgen_wl_attr_read_beyond_wp,
 	NULL,
 };
 
@@ -639,6 +649,8 @@ static struct config_group *blkgen_wl_make(struct config_group *group,
 	wl->rdpct = 100;
 	wl->seekpct = 100;
 	wl->depth = 1;
+	wl->zone_reset_threshold = 100;
+	wl->zone_reset_frequency = 100;
 	strscpy(wl->bs_str, "4k", sizeof(wl->bs_str));
 	blkgen_parse_bs(wl->bs_str, &wl->bs);
 	strscpy(wl->range_str, "0%-100%", sizeof(wl->range_str));

@@ -205,12 +205,34 @@ static void blkgen_close_devices(struct blkgen_job *job)
 			blkgen_bdev_close(&job->wl_run[i]->dev);
 }
 
+/* A verify pass only reads; a replay writes what its trace does. */
+static bool blkgen_wl_writes(struct blkgen_job *job,
+			     const struct blkgen_workload *wl)
+{
+	return wl->replay ? wl->allow_write :
+	       wl->rdpct < 100 && job->mode != BLKGEN_MODE_VERIFY;
+}
+
+/* Another workload of the run, prepared before @wl, writing to its device. */
+static struct blkgen_workload *blkgen_zoned_writer(struct blkgen_job *job,
+						   struct blkgen_workload *wl)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_wl_run; i++) {
+		struct blkgen_workload *o = job->wl_run[i];
+
+		if (o != wl && o->dev.bdev == wl->dev.bdev &&
+		    blkgen_wl_writes(job, o))
+			return o;
+	}
+	return NULL;
+}
+
 /* Open a workload's device and fit its pattern to it. */
 static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 {
-	/* A verify pass only reads; a replay writes what its trace does. */
-	bool write = wl->replay ? wl->allow_write :
-		     wl->rdpct < 100 && job->mode != BLKGEN_MODE_VERIFY;
+	bool write = blkgen_wl_writes(job, wl);
 	struct block_device *bdev;
 	u32 lbs, chunk;
 	int ret;
@@ -251,17 +273,19 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 		return -EROFS;
 	}
 	/*
-	 * A zoned device takes writes only at each zone's write pointer;
-	 * blkgen has no zoned workloads yet, and the writes of any other
-	 * would fail one by one at the device: refused before the run.
+	 * A zoned device's write pointers are one workload's state: two
+	 * writing to it would put their writes where the other's go.
 	 */
 	if (write && bdev_is_zoned(bdev)) {
-		blkgen_job_set_error(job,
-				     "%s: %s is zoned (%u zones of %u KiB): it takes writes only at write pointers, blkgen has no zoned workloads yet; reads only (EOPNOTSUPP)",
-				     blkgen_wl_name(wl), wl->device,
-				     bdev_nr_zones(bdev),
-				     (u32)(bdev_zone_sectors(bdev) >> 1));
-		return -EOPNOTSUPP;
+		struct blkgen_workload *o = blkgen_zoned_writer(job, wl);
+
+		if (o) {
+			blkgen_job_set_error(job,
+					     "%s: %s writes to zoned %s too: one writing workload a zoned device (EBUSY)",
+					     blkgen_wl_name(wl),
+					     blkgen_wl_name(o), wl->device);
+			return -EBUSY;
+		}
 	}
 	if (wl->polled && !blkgen_bdev_can_poll(bdev)) {
 		blkgen_job_set_error(job,
@@ -349,6 +373,9 @@ static int blkgen_wl_prepare(struct blkgen_job *job, struct blkgen_workload *wl)
 		return -EINVAL;
 	}
 	ret = blkgen_replay_prepare(job, wl);
+	if (ret)
+		return ret;
+	ret = blkgen_zoned_prepare(job, wl, write);
 	if (ret)
 		return ret;
 	return blkgen_verify_prepare(job, wl);

@@ -145,6 +145,11 @@ enum blkgen_counter {
 	BLKGEN_VERIFY_UNFLUSHED,
 	BLKGEN_REPLAY_REMAPPED,
 	BLKGEN_REPLAY_CLIPPED,
+	BLKGEN_ZONES_OPENED,
+	BLKGEN_ZONES_FINISHED,
+	BLKGEN_ZONE_RESETS,
+	BLKGEN_ZONE_APPENDS,
+	BLKGEN_ZONE_READS_BEYOND_WP,
 };
 
 static u64 blkgen_counter(const struct blkgen_stats *st,
@@ -170,6 +175,12 @@ static u64 blkgen_counter(const struct blkgen_stats *st,
 	case BLKGEN_REPLAY_REMAPPED:
 	case BLKGEN_REPLAY_CLIPPED:
 		return READ_ONCE(st->replay[c - BLKGEN_REPLAY_REMAPPED]);
+	case BLKGEN_ZONES_OPENED:
+	case BLKGEN_ZONES_FINISHED:
+	case BLKGEN_ZONE_RESETS:
+	case BLKGEN_ZONE_APPENDS:
+	case BLKGEN_ZONE_READS_BEYOND_WP:
+		return READ_ONCE(st->zone[c - BLKGEN_ZONES_OPENED]);
 	default:
 		return READ_ONCE(st->errors);
 	}
@@ -222,6 +233,11 @@ BLKGEN_COUNTER_ATTR(verify_errors, BLKGEN_VERIFY_ERRORS);
 BLKGEN_COUNTER_ATTR(verify_unflushed, BLKGEN_VERIFY_UNFLUSHED);
 BLKGEN_COUNTER_ATTR(replay_remapped, BLKGEN_REPLAY_REMAPPED);
 BLKGEN_COUNTER_ATTR(replay_clipped, BLKGEN_REPLAY_CLIPPED);
+BLKGEN_COUNTER_ATTR(zones_opened, BLKGEN_ZONES_OPENED);
+BLKGEN_COUNTER_ATTR(zones_finished, BLKGEN_ZONES_FINISHED);
+BLKGEN_COUNTER_ATTR(zone_resets, BLKGEN_ZONE_RESETS);
+BLKGEN_COUNTER_ATTR(zone_appends, BLKGEN_ZONE_APPENDS);
+BLKGEN_COUNTER_ATTR(zone_reads_beyond_wp, BLKGEN_ZONE_READS_BEYOND_WP);
 
 static ssize_t flushes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -639,6 +655,11 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_flushes.attr,
 	&blkgen_attr_replay_remapped.attr,
 	&blkgen_attr_replay_clipped.attr,
+	&blkgen_attr_zones_opened.attr,
+	&blkgen_attr_zones_finished.attr,
+	&blkgen_attr_zone_resets.attr,
+	&blkgen_attr_zone_appends.attr,
+	&blkgen_attr_zone_reads_beyond_wp.attr,
 	NULL,
 };
 
@@ -671,6 +692,7 @@ static void blkgen_wl_kobj_release(struct kobject *kobj)
 	blkgen_snap_free(wl);
 	blkgen_verify_drop(wl);
 	blkgen_replay_drop(wl);
+	blkgen_zoned_drop(wl);
 	kfree(wl);
 }
 

@@ -80,6 +80,8 @@ MODULE_PARM_DESC(spin_us,
  * @parked: verify: waiting on the retry queue for blocks another I/O held
  * @queued: reaped, waiting on the retry queue behind refused I/Os for its
  *	next I/O
+ * @zone: zoned: the zone the write in flight goes to, BLKGEN_ZONE_NONE
+ *	for any other I/O
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -102,6 +104,7 @@ struct blkgen_slot {
 	bool vheld;
 	bool parked;
 	bool queued;
+	u32 zone;
 	sector_t sector;
 	blk_opf_t opf;
 	u32 size;
@@ -128,7 +131,8 @@ struct blkgen_slot {
  * @t_measure: the job's t_measure, copied when the worker starts
  * @t_deadline: the job's t_deadline, likewise (neither changes in a run,
  *	and the job's line is written by every results read)
- * @plain: the I/O comes from the pattern alone: no replay, no verify
+ * @plain: the I/O comes from the pattern alone: no replay, no verify,
+ *	not zoned
  * @ival_end: end of the open interval (ktime ns)
  * @record: record latencies (module parameter latency at start)
  * @open: open loop: I/Os follow @arr, not completions
@@ -151,6 +155,8 @@ struct blkgen_slot {
  * @rec: replay: the next record, taken from the ring when @have_rec
  * @have_rec: @rec holds the next record (not yet issued)
  * @rec_due: when @rec is due (timed replay)
+ * @zoned: the workload is on a zoned device (zoned.c places its I/O)
+ * @zr: zoned: this worker's zones
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -184,6 +190,8 @@ struct blkgen_wl_run {
 	bool have_rec;
 	struct blkgen_trace_rec rec;
 	u64 rec_due;
+	bool zoned;
+	struct blkgen_zrun zr;
 };
 
 /**
@@ -381,20 +389,32 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 	struct blkgen_choice c;
 
 	blkgen_choose(r, &c);
-	if (r->verify && !blkgen_vhold(r, s, &c)) {
-		/* Not in flight: blkgen_poll() must not poll its old bio. */
-		WRITE_ONCE(s->bio.bi_cookie, BLK_QC_T_NONE);
-		s->parked = true;
-		blkgen_retry_add(r->w, s);
-		r->w->nr_parked++;
-		return;
+	if (r->zoned && c.write) {
+		if (blkgen_zoned_write(r->wl, &r->zr, &c,
+				       blkgen_rng_next(&r->stream.rng),
+				       &s->zone))
+			goto park;
+	} else if (r->zoned) {
+		blkgen_zoned_read(r->wl, &r->zr, &c);
 	}
+	if (r->verify && !blkgen_vhold(r, s, &c))
+		goto park;
 	blkgen_set_io(r, s, &c);
+	if (s->zone != BLKGEN_ZONE_NONE && r->wl->zd.append)
+		s->opf = (s->opf & ~REQ_OP_MASK) | REQ_OP_ZONE_APPEND;
 	if (r->verify && c.write)
 		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
 	else if (r->verify)
 		blkgen_verify_unstamp(&r->wl->vt, s->pages, s->vnr);
 	blkgen_submit(r, s);
+	return;
+
+park:
+	/* Not in flight: blkgen_poll() must not poll its old bio. */
+	WRITE_ONCE(s->bio.bi_cookie, BLK_QC_T_NONE);
+	s->parked = true;
+	blkgen_retry_add(r->w, s);
+	r->w->nr_parked++;
 }
 
 /*
@@ -627,6 +647,11 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	r->w->inflight--;
 	if (s->vheld)
 		blkgen_vdone(r, s);
+	if (s->zone != BLKGEN_ZONE_NONE) {
+		blkgen_zoned_done(r->wl, &r->zr, s->zone, s->size,
+				  s->status == BLK_STS_OK);
+		s->zone = BLKGEN_ZONE_NONE;
+	}
 	if (unlikely(s->status != BLK_STS_OK)) {
 		if (s->measured) {
 			st->errors++;
@@ -904,6 +929,11 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 			blkgen_verify_release(&r->wl->vt, s->vblk, s->vnr);
 		s->vheld = false;
 	}
+	/* Refused before it reached the device (EAGAIN): its room back. */
+	if (s->zone != BLKGEN_ZONE_NONE) {
+		blkgen_zoned_done(r->wl, &r->zr, s->zone, s->size, false);
+		s->zone = BLKGEN_ZONE_NONE;
+	}
 	s->inflight = false;
 	r->w->inflight--;
 	if (r->open)
@@ -1112,6 +1142,9 @@ static int blkgen_worker_fn(void *data)
 	blkgen_backlog(w);
 	blkgen_ival_finish(w);
 	for (i = 0; i < w->nr_wl; i++)
+		if (w->run[i].zoned)
+			blkgen_zoned_release(w->run[i].wl, &w->run[i].zr);
+	for (i = 0; i < w->nr_wl; i++)
 		if (w->run[i].replay && w->run[i].nr_slots)
 			blkgen_replay_consumer(w->run[i].wl, NULL);
 	complete_all(&w->drained);
@@ -1154,6 +1187,7 @@ static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
 		return NULL;
 	s->run = r;
 	s->w = r->w;
+	s->zone = BLKGEN_ZONE_NONE;
 	s->pages = kcalloc_node(nr, sizeof(*s->pages), GFP_KERNEL, node);
 	s->bvec = kcalloc_node(nr, sizeof(*s->bvec), GFP_KERNEL, node);
 	bio_init(&s->bio, NULL, s->bvec, nr, 0);
@@ -1341,7 +1375,18 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			goto out_free;
 		r->replay = wl->replay;
 		w->replay |= !!wl->replay;
-		r->plain = !r->replay && !r->pass && !r->verify;
+		if (wl->zd.z && !r->pass) {
+			r->zoned = true;
+			r->zr.id = index + 1;
+			r->zr.cap = max(1U, wl->zd.max_open / active);
+			r->zr.cnt = st->zone;
+			r->zr.open = kcalloc_node(r->zr.cap,
+						  sizeof(*r->zr.open),
+						  GFP_KERNEL, node);
+			if (!r->zr.open)
+				goto out_free;
+		}
+		r->plain = !r->replay && !r->pass && !r->verify && !r->zoned;
 		if ((job->rate_iops || wl->replay) && !r->pass) {
 			r->open = true;
 			st->svc_in_lat = false;
@@ -1462,6 +1507,8 @@ void blkgen_worker_free_io(struct blkgen_worker *w)
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
+		kfree(r->zr.open);
+		r->zr.open = NULL;
 		if (!r->slots)
 			continue;
 		for (j = 0; j < r->nr_slots; j++)

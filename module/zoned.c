@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkgen zoned workloads.
+ *
+ * A workload on a zoned block device keeps the state of the zones of its
+ * range, learnt from a zone report at start: where each write pointer is,
+ * how much each zone holds, which zones are open. Its writes take the
+ * pattern's offset only to choose a zone and go to that zone's write
+ * pointer (or, with zone append, to its start, the device choosing where);
+ * its reads go below the write pointers. At most max_open zones are open
+ * (written to and not full, or left partly written), never more than the
+ * device allows, so the device never has to refuse a write for want of a
+ * zone resource.
+ *
+ * A worker writes only to the zones it owns: their write pointers and
+ * counts are its own, read by other workers only to place reads. Taking a
+ * zone, filling it and resetting it happen once per zone, under the
+ * workload's zone lock; a write inside an open zone takes no lock.
+ *
+ * Regular writes: one in flight per zone. 6.12 plugs a zone's writes
+ * itself (one at a time to the device), 6.1 does not and would reorder
+ * them without mq-deadline's zone locking: one in flight works on both,
+ * with any scheduler. A write that finds every zone it may write to busy
+ * waits (parked) and draws again. Zone appends: any number per zone; each
+ * takes its room from the zone's capacity when it is issued, so none can
+ * overflow the zone.
+ */
+#include <linux/blkdev.h>
+#include <linux/log2.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "blkgen.h"
+#include "zoned.h"
+
+/* Zone states the device reports, as the workload keeps them. */
+static u8 blkgen_zone_state(const struct blk_zone *bz)
+{
+	if (bz->type == BLK_ZONE_TYPE_CONVENTIONAL)
+		return BLKGEN_ZONE_CONV;
+	switch (bz->cond) {
+	case BLK_ZONE_COND_EMPTY:
+		return BLKGEN_ZONE_EMPTY;
+	case BLK_ZONE_COND_IMP_OPEN:
+	case BLK_ZONE_COND_EXP_OPEN:
+	case BLK_ZONE_COND_CLOSED:
+		return BLKGEN_ZONE_ACTIVE;
+	case BLK_ZONE_COND_FULL:
+		return BLKGEN_ZONE_FULL;
+	default:
+		return BLKGEN_ZONE_DEAD;
+	}
+}
+
+/**
+ * struct blkgen_zreport - what a zone report at start finds
+ * @zd: the workload's zones, filled for the range
+ * @active_out: active zones outside the range (they take from the
+ *	device's active limit)
+ * @min_cap: the smallest capacity of a sequential zone of the range
+ * @nr_seq: sequential zones in the range
+ */
+struct blkgen_zreport {
+	struct blkgen_zoned *zd;
+	u32 active_out;
+	u32 min_cap;
+	u32 nr_seq;
+};
+
+static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
+				 void *data)
+{
+	struct blkgen_zreport *rep = data;
+	struct blkgen_zoned *zd = rep->zd;
+	u64 zn = bz->start >> zd->shift;
+	u8 state = blkgen_zone_state(bz);
+	struct blkgen_zone *z;
+
+	if (zn < zd->first || zn >= (u64)zd->first + zd->nr) {
+		rep->active_out += state == BLKGEN_ZONE_ACTIVE;
+		return 0;
+	}
+	z = &zd->z[zn - zd->first];
+	z->state = state;
+	z->cap = bz->capacity ? bz->capacity : bz->len;
+	if (state == BLKGEN_ZONE_CONV)
+		return 0;
+	rep->nr_seq++;
+	rep->min_cap = min(rep->min_cap, z->cap);
+	zd->cap_sectors += z->cap;
+	switch (state) {
+	case BLKGEN_ZONE_ACTIVE:
+		z->wp = bz->wp - bz->start;
+		z->done = z->wp;
+		zd->nr_open++;
+		zd->nr_idle++;
+		break;
+	case BLKGEN_ZONE_FULL:
+		z->wp = z->cap;
+		z->done = z->cap;
+		zd->full_sectors += z->cap;
+		break;
+	}
+	return 0;
+}
+
+/* Report every zone of the device into the workload's zones. */
+static int blkgen_zone_report(struct blkgen_workload *wl,
+			      struct blkgen_zreport *rep)
+{
+	unsigned int noio = memalloc_noio_save();
+	int ret;
+
+	ret = blkdev_report_zones(wl->dev.bdev, 0, BLK_ALL_ZONES,
+				  blkgen_zone_report_cb, rep);
+	memalloc_noio_restore(noio);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * blkgen_zoned_drop() - Free a workload's zones.
+ * @wl: workload, not running
+ */
+void blkgen_zoned_drop(struct blkgen_workload *wl)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+
+	if (zd->z)
+		blkgen_mem_uncharge(array_size(zd->nr, sizeof(*zd->z)));
+	kvfree(zd->z);
+	zd->z = NULL;
+	zd->nr = 0;
+}
+
+/**
+ * blkgen_zoned_prepare() - Set up a workload's zones for a run.
+ * @job: the job, job->lock held
+ * @wl: workload with its device open and pattern resolved
+ * @write: the workload writes
+ *
+ * On a zoned device, reports the zones of the workload's range (the whole
+ * zones inside it) and sets the open-zone budget: max_open_zones, or the
+ * device's open limit, or its active limit less the zones active outside
+ * the range, or else the workload's depth. Refuses what would make the
+ * device fail I/O: sizes above a zone's capacity or the append limit,
+ * more partly written zones than the budget, settings the device's limits
+ * do not allow.
+ *
+ * Return: 0 or a negative errno with job->error set.
+ */
+int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
+			 bool write)
+{
+	struct block_device *bdev = wl->dev.bdev;
+	const struct blkgen_pattern *p = &wl->pattern;
+	struct blkgen_zoned *zd = &wl->zd;
+	struct blkgen_zreport rep = { .zd = zd, .min_cap = U32_MAX };
+	u32 zs, dev_open, dev_active, limit, first, last;
+	u64 bytes;
+	int ret;
+
+	blkgen_zoned_drop(wl);
+	if (!bdev_is_zoned(bdev)) {
+		if (!wl->zone_append)
+			return 0;
+		blkgen_job_set_error(job,
+				     "%s: zone_append=1 needs a zoned device, %s is not (EINVAL)",
+				     blkgen_wl_name(wl), wl->device);
+		return -EINVAL;
+	}
+	zs = bdev_zone_sectors(bdev);
+	if (!is_power_of_2(zs)) {
+		blkgen_job_set_error(job,
+				     "%s: %s has zones of %u sectors, not a power of two (EOPNOTSUPP)",
+				     blkgen_wl_name(wl), wl->device, zs);
+		return -EOPNOTSUPP;
+	}
+	if (write && (wl->verify || wl->replay)) {
+		blkgen_job_set_error(job,
+				     "%s: %s is zoned: blkgen cannot yet %s writes to zones (EOPNOTSUPP)",
+				     blkgen_wl_name(wl), wl->device,
+				     wl->verify ? "verify" : "replay");
+		return -EOPNOTSUPP;
+	}
+	if (wl->zone_append && write &&
+	    p->max_size > bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT) {
+		blkgen_job_set_error(job,
+				     "%s: bs %s is above %s's zone append limit of %u bytes (EINVAL)",
+				     blkgen_wl_name(wl), wl->bs_str, wl->device,
+				     bdev_max_zone_append_sectors(bdev) <<
+				     SECTOR_SHIFT);
+		return -EINVAL;
+	}
+
+	zd->shift = ilog2(zs);
+	first = round_up(p->start >> SECTOR_SHIFT, zs) >> zd->shift;
+	last = (p->end >> SECTOR_SHIFT) >> zd->shift;
+	if (last <= first) {
+		blkgen_job_set_error(job,
+				     "%s: range %s of zoned %s holds no whole zone of %u KiB (EINVAL)",
+				     blkgen_wl_name(wl), wl->range_str,
+				     wl->device, zs >> 1);
+		return -EINVAL;
+	}
+	zd->first = first;
+	zd->nr = last - first;
+	bytes = array_size(zd->nr, sizeof(*zd->z));
+	ret = blkgen_mem_charge(bytes);
+	if (ret) {
+		blkgen_job_set_error(job,
+				     "%s: the state of %u zones is above blkgen's memory limit (ENOMEM)",
+				     blkgen_wl_name(wl), zd->nr);
+		zd->nr = 0;
+		return ret;
+	}
+	zd->z = kvcalloc(zd->nr, sizeof(*zd->z), GFP_KERNEL);
+	if (!zd->z) {
+		blkgen_mem_uncharge(bytes);
+		zd->nr = 0;
+		blkgen_job_set_error(job, "out of memory (ENOMEM)");
+		return -ENOMEM;
+	}
+	spin_lock_init(&zd->lock);
+	zd->nr_open = 0;
+	zd->nr_idle = 0;
+	zd->cap_sectors = 0;
+	zd->full_sectors = 0;
+	ret = blkgen_zone_report(wl, &rep);
+	if (ret) {
+		blkgen_job_set_error(job,
+				     "%s: cannot report the zones of %s (%s)",
+				     blkgen_wl_name(wl), wl->device,
+				     blkgen_errno_name(ret));
+		goto out_drop;
+	}
+	ret = -EINVAL;
+	if (rep.nr_seq && p->max_size > (u64)rep.min_cap << SECTOR_SHIFT) {
+		blkgen_job_set_error(job,
+				     "%s: bs %s is above the %u-byte capacity of a zone of %s (EINVAL)",
+				     blkgen_wl_name(wl), wl->bs_str,
+				     rep.min_cap << SECTOR_SHIFT, wl->device);
+		goto out_drop;
+	}
+
+	dev_open = bdev_max_open_zones(bdev);
+	dev_active = bdev_max_active_zones(bdev);
+	if (dev_active && rep.active_out >= dev_active) {
+		blkgen_job_set_error(job,
+				     "%s: %u zones of %s outside the range are open or closed, its active limit (EBUSY)",
+				     blkgen_wl_name(wl), rep.active_out,
+				     wl->device);
+		ret = -EBUSY;
+		goto out_drop;
+	}
+	limit = min_not_zero(dev_open,
+			     dev_active ? dev_active - rep.active_out : 0);
+	if (limit && wl->max_open_zones > limit) {
+		blkgen_job_set_error(job,
+				     "%s: max_open_zones %u is above the %u zones %s can have open (EINVAL)",
+				     blkgen_wl_name(wl), wl->max_open_zones,
+				     limit, wl->device);
+		goto out_drop;
+	}
+	zd->max_open = wl->max_open_zones ?: limit ?:
+		       min(wl->depth, max(rep.nr_seq, 1U));
+	if (write && zd->nr_open > zd->max_open) {
+		blkgen_job_set_error(job,
+				     "%s: %u zones of the range are partly written, above max_open_zones %u: reset or finish them (EBUSY)",
+				     blkgen_wl_name(wl), zd->nr_open,
+				     zd->max_open);
+		ret = -EBUSY;
+		goto out_drop;
+	}
+	zd->thresh = wl->zone_reset_threshold;
+	zd->period = 100 / wl->zone_reset_frequency;
+	zd->append = wl->zone_append;
+	zd->beyond_wp = wl->read_beyond_wp;
+	return 0;
+
+out_drop:
+	blkgen_zoned_drop(wl);
+	return ret;
+}
+
+/* The zone (index in zd->z) of a byte offset, clamped into the range. */
+static u32 blkgen_zone_of(const struct blkgen_zoned *zd, u64 offset)
+{
+	u64 zn = offset >> (SECTOR_SHIFT + zd->shift);
+
+	if (zn < zd->first)
+		return 0;
+	if (zn - zd->first >= zd->nr)
+		return zd->nr - 1;
+	return zn - zd->first;
+}
+
+static u64 blkgen_zone_start(const struct blkgen_zoned *zd, u32 i)
+{
+	return (u64)(zd->first + i) << zd->shift;
+}
+
+/* Reset a zone that no I/O of ours writes to (its state BUSY). */
+static int blkgen_zone_reset(struct blkgen_workload *wl, u32 i)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	int ret;
+
+	ret = blkgen_zone_mgmt(wl->dev.bdev, REQ_OP_ZONE_RESET,
+			       blkgen_zone_start(zd, i), 1ULL << zd->shift);
+	if (ret)
+		blkgen_job_fail(wl->job,
+				"%s: %s: a zone reset at sector %llu failed (%s)",
+				blkgen_wl_name(wl), wl->device,
+				(unsigned long long)blkgen_zone_start(zd, i),
+				blkgen_errno_name(ret));
+	return ret;
+}
+
+/* A full zone nobody writes to, from @from on; zd->lock held. */
+static u32 blkgen_zone_find_full(struct blkgen_zoned *zd, u32 from)
+{
+	u32 k, j;
+
+	for (k = 0, j = from; k < zd->nr; k++) {
+		if (zd->z[j].state == BLKGEN_ZONE_FULL)
+			return j;
+		if (++j == zd->nr)
+			j = 0;
+	}
+	return BLKGEN_ZONE_NONE;
+}
+
+/* Make zone @i the worker's: it is in its open list from now on. */
+static void blkgen_zone_own(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
+			    u32 i)
+{
+	zd->z[i].state = BLKGEN_ZONE_OPEN;
+	zd->z[i].owner = zr->id;
+	zr->open[zr->nr_open++] = i;
+	zr->cnt[BLKGEN_ZC_OPENED]++;
+}
+
+/*
+ * Open a zone for the worker, the first one free from @from on: one left
+ * partly written, or an empty one while the budget allows, or else a full
+ * one, reset. BLKGEN_ZONE_NONE if none can be had now.
+ */
+static u32 blkgen_zone_open(struct blkgen_workload *wl,
+			    struct blkgen_zrun *zr, u32 from)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	u32 k, j;
+
+	/* Nothing to take: no budget, nothing partly written and idle. */
+	if (READ_ONCE(zd->nr_open) >= zd->max_open && !READ_ONCE(zd->nr_idle))
+		return BLKGEN_ZONE_NONE;
+	spin_lock(&zd->lock);
+	for (k = 0, j = from; k < zd->nr; k++) {
+		u8 state = zd->z[j].state;
+
+		if (state == BLKGEN_ZONE_ACTIVE) {
+			zd->nr_idle--;
+			goto own;
+		}
+		if (state == BLKGEN_ZONE_EMPTY && zd->nr_open < zd->max_open) {
+			zd->nr_open++;
+			goto own;
+		}
+		if (++j == zd->nr)
+			j = 0;
+	}
+	if (zd->nr_open >= zd->max_open)
+		goto none;
+	/* Every zone is full or taken: reset a full one and open it. */
+	j = blkgen_zone_find_full(zd, from);
+	if (j == BLKGEN_ZONE_NONE)
+		goto none;
+	zd->z[j].state = BLKGEN_ZONE_BUSY;
+	zd->full_sectors -= zd->z[j].cap;
+	zd->nr_open++;
+	spin_unlock(&zd->lock);
+	if (blkgen_zone_reset(wl, j)) {
+		spin_lock(&zd->lock);
+		zd->z[j].state = BLKGEN_ZONE_DEAD;
+		zd->nr_open--;
+		goto none;
+	}
+	zr->cnt[BLKGEN_ZC_RESETS]++;
+	WRITE_ONCE(zd->z[j].done, 0);
+	zd->z[j].wp = 0;
+	spin_lock(&zd->lock);
+own:
+	blkgen_zone_own(zd, zr, j);
+	spin_unlock(&zd->lock);
+	return j;
+none:
+	spin_unlock(&zd->lock);
+	return BLKGEN_ZONE_NONE;
+}
+
+/*
+ * Past the reset threshold, every @period writes: reset one full zone
+ * (the first from @from on), as fio's zone_reset_threshold and
+ * zone_reset_frequency do, so that the range never fills.
+ */
+static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
+				       struct blkgen_zrun *zr, u32 from)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	u32 j;
+
+	if (zd->thresh >= 100 ||
+	    READ_ONCE(zd->full_sectors) * 100 < zd->thresh * zd->cap_sectors ||
+	    ++zr->since < zd->period)
+		return;
+	zr->since = 0;
+	spin_lock(&zd->lock);
+	j = blkgen_zone_find_full(zd, from);
+	if (j != BLKGEN_ZONE_NONE) {
+		zd->z[j].state = BLKGEN_ZONE_BUSY;
+		zd->full_sectors -= zd->z[j].cap;
+	}
+	spin_unlock(&zd->lock);
+	if (j == BLKGEN_ZONE_NONE)
+		return;
+	if (!blkgen_zone_reset(wl, j)) {
+		zr->cnt[BLKGEN_ZC_RESETS]++;
+		WRITE_ONCE(zd->z[j].done, 0);
+		zd->z[j].wp = 0;
+	}
+	spin_lock(&zd->lock);
+	zd->z[j].state = zd->z[j].wp ? BLKGEN_ZONE_DEAD : BLKGEN_ZONE_EMPTY;
+	spin_unlock(&zd->lock);
+}
+
+static bool blkgen_zone_writable(const struct blkgen_zoned *zd,
+				 const struct blkgen_zone *z)
+{
+	return z->wp < z->cap && (zd->append || !z->inflight);
+}
+
+/* Drop entry @k of the worker's open list (its zone has no room left). */
+static void blkgen_zrun_remove(struct blkgen_zrun *zr, u32 k)
+{
+	zr->open[k] = zr->open[--zr->nr_open];
+}
+
+/**
+ * blkgen_zoned_write() - Place a write of a zoned workload.
+ * @wl: the workload
+ * @zr: the worker's zones
+ * @c: the pattern's choice; its offset and size are set to the write's
+ * @rnd: a random number (which of the worker's open zones to try first)
+ * @zone: set to the zone written (BLKGEN_ZONE_NONE: a conventional one)
+ *
+ * The pattern's offset chooses the zone: if it is the worker's and free,
+ * or can be opened, the write goes there; else to one of the worker's
+ * open zones that can take it. The size is cut to the room left in the
+ * zone; the room is the write's from now on.
+ *
+ * Return: 0, or 1 if no zone can take a write now (wait for a
+ * completion; if a reset failed, the run is failing).
+ */
+int blkgen_zoned_write(struct blkgen_workload *wl, struct blkgen_zrun *zr,
+		       struct blkgen_choice *c, u64 rnd, u32 *zone)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	struct blkgen_zone *z;
+	u32 i = blkgen_zone_of(zd, c->offset), k, n, room;
+
+	z = &zd->z[i];
+	if (z->state == BLKGEN_ZONE_CONV) {
+		*zone = BLKGEN_ZONE_NONE;
+		return 0;
+	}
+	if (z->owner == zr->id && blkgen_zone_writable(zd, z))
+		goto found;
+	if (zr->nr_open < zr->cap) {
+		u32 j = blkgen_zone_open(wl, zr, i);
+
+		if (j != BLKGEN_ZONE_NONE) {
+			i = j;
+			goto found;
+		}
+	}
+	n = zr->nr_open;
+	for (k = 0, rnd = (u32)rnd * (u64)n >> 32; k < n; k++) {
+		i = zr->open[rnd];
+		if (blkgen_zone_writable(zd, &zd->z[i]))
+			goto found;
+		if (++rnd == n)
+			rnd = 0;
+	}
+	return 1;
+
+found:
+	z = &zd->z[i];
+	room = (z->cap - z->wp) << SECTOR_SHIFT;
+	c->size = min(c->size, room);
+	c->offset = (blkgen_zone_start(zd, i) +
+		     (zd->append ? 0 : z->wp)) << SECTOR_SHIFT;
+	z->wp += c->size >> SECTOR_SHIFT;
+	z->inflight++;
+	if (z->wp == z->cap) {
+		for (k = 0; k < zr->nr_open; k++)
+			if (zr->open[k] == i)
+				blkgen_zrun_remove(zr, k);
+	}
+	*zone = i;
+	blkgen_zone_reset_periodic(wl, zr, i);
+	return 0;
+}
+
+static int blkgen_zone_copy_cb(struct blk_zone *bz, unsigned int idx,
+			       void *data)
+{
+	*(struct blk_zone *)data = *bz;
+	return 0;
+}
+
+/*
+ * A write failed: its room is given back (a regular write fails without
+ * moving the write pointer) and, with nothing else in flight to the zone,
+ * the write pointer is the device's again, as a report says.
+ */
+static void blkgen_zone_refresh(struct blkgen_workload *wl,
+				struct blkgen_zrun *zr, u32 i, u32 size)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	struct blkgen_zone *z = &zd->z[i];
+	bool was_full = z->wp == z->cap;
+	struct blk_zone bz;
+	unsigned int noio;
+	int ret;
+
+	z->wp -= size >> SECTOR_SHIFT;
+	if (!z->inflight) {
+		noio = memalloc_noio_save();
+		ret = blkdev_report_zones(wl->dev.bdev,
+					  blkgen_zone_start(zd, i), 1,
+					  blkgen_zone_copy_cb, &bz);
+		memalloc_noio_restore(noio);
+		if (ret == 1) {
+			switch (bz.cond) {
+			case BLK_ZONE_COND_EMPTY:
+				z->wp = 0;
+				break;
+			case BLK_ZONE_COND_IMP_OPEN:
+			case BLK_ZONE_COND_EXP_OPEN:
+			case BLK_ZONE_COND_CLOSED:
+				z->wp = min_t(u64, bz.wp - bz.start, z->cap);
+				break;
+			default:	/* full, read-only, offline */
+				z->wp = z->cap;
+				break;
+			}
+		}
+		WRITE_ONCE(z->done, z->wp);
+	}
+	if (was_full && z->wp < z->cap)
+		zr->open[zr->nr_open++] = i;
+}
+
+/* The worker's zone @i has no room and nothing in flight: it is full. */
+static void blkgen_zone_full(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
+			     u32 i)
+{
+	spin_lock(&zd->lock);
+	zd->z[i].state = BLKGEN_ZONE_FULL;
+	zd->z[i].owner = 0;
+	zd->nr_open--;
+	zd->full_sectors += zd->z[i].cap;
+	spin_unlock(&zd->lock);
+	zr->cnt[BLKGEN_ZC_FINISHED]++;
+}
+
+/**
+ * blkgen_zoned_done() - A zoned write completed.
+ * @wl: the workload
+ * @zr: the worker's zones
+ * @zone: the zone it wrote to
+ * @size: its bytes
+ * @ok: it completed without error
+ */
+void blkgen_zoned_done(struct blkgen_workload *wl, struct blkgen_zrun *zr,
+		       u32 zone, u32 size, bool ok)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	struct blkgen_zone *z = &zd->z[zone];
+
+	z->inflight--;
+	if (ok) {
+		WRITE_ONCE(z->done, z->done + (size >> SECTOR_SHIFT));
+		if (zd->append)
+			zr->cnt[BLKGEN_ZC_APPENDS]++;
+	} else {
+		blkgen_zone_refresh(wl, zr, zone, size);
+	}
+	if (!z->inflight && z->wp >= z->cap)
+		blkgen_zone_full(zd, zr, zone);
+}
+
+/**
+ * blkgen_zoned_read() - Place a read of a zoned workload below a write
+ * pointer.
+ * @wl: the workload
+ * @zr: the worker's zones
+ * @c: the pattern's choice; its offset is moved into written data
+ *
+ * The read keeps its place in the zone in proportion to what the zone
+ * holds (a read a third into the zone reads a third into its data). A
+ * zone holding less than the read goes to the next ones (a few); if none
+ * holds enough, the read goes where the pattern said, beyond the write
+ * pointer (counted). Conventional zones are read as they are.
+ */
+void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
+		       struct blkgen_choice *c)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	u32 i = blkgen_zone_of(zd, c->offset), k;
+	u32 n = c->size >> SECTOR_SHIFT;
+	u64 mask = (1ULL << zd->shift) - 1;
+	u64 rel = (c->offset >> SECTOR_SHIFT) & mask;
+	u32 lbs_mask = (wl->lbs >> SECTOR_SHIFT) - 1;
+
+	if (zd->beyond_wp)
+		return;
+	for (k = 0; k < 8; k++) {
+		const struct blkgen_zone *z = &zd->z[i];
+		u32 done = READ_ONCE(z->done);
+
+		if (z->state == BLKGEN_ZONE_CONV) {
+			c->offset = (blkgen_zone_start(zd, i) + rel) <<
+				    SECTOR_SHIFT;
+			return;
+		}
+		if (done >= n) {
+			u64 at = (rel * (done - n + 1)) >> zd->shift;
+
+			at &= ~(u64)lbs_mask;
+			c->offset = (blkgen_zone_start(zd, i) + at) <<
+				    SECTOR_SHIFT;
+			return;
+		}
+		if (++i == zd->nr)
+			i = 0;
+	}
+	zr->cnt[BLKGEN_ZC_BEYOND]++;
+}
+
+/**
+ * blkgen_zoned_release() - A worker is done: its open zones are nobody's.
+ * @wl: the workload
+ * @zr: the worker's zones
+ *
+ * Context: the worker, nothing of its own in flight.
+ */
+void blkgen_zoned_release(struct blkgen_workload *wl, struct blkgen_zrun *zr)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	u32 k;
+
+	spin_lock(&zd->lock);
+	for (k = 0; k < zd->nr; k++) {
+		struct blkgen_zone *z = &zd->z[k];
+
+		if (z->owner != zr->id || z->state != BLKGEN_ZONE_OPEN)
+			continue;
+		z->owner = 0;
+		if (z->done) {
+			z->state = BLKGEN_ZONE_ACTIVE;
+			zd->nr_idle++;
+		} else {
+			z->state = BLKGEN_ZONE_EMPTY;
+			zd->nr_open--;
+		}
+	}
+	spin_unlock(&zd->lock);
+	zr->nr_open = 0;
+}
