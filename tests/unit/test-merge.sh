@@ -79,9 +79,9 @@ else
 fi
 "$ctl" merge "$tmp/sv.json" -o csv > "$tmp/out" 2> "$tmp/err"
 "$ctl" merge "$r" -o csv > "$tmp/out2" 2>> "$tmp/err"
-if head -1 "$tmp/out" | grep -q ',errors,verify_errors,svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us$' &&
+if head -1 "$tmp/out" | grep -q ',errors,verify_errors,svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us,zones_opened,zones_finished,zone_resets,zone_appends$' &&
    [ "$(awk -F, 'NR == 2 { print $12, $23, $25 }' "$tmp/out")" = "22.50 11.25 20.00" ] &&
-   awk -F, 'NR == 2 { exit !(NF == 30 && $30 == "") }' "$tmp/out2"; then
+   awk -F, 'NR == 2 { exit !(NF == 34 && $30 == "") }' "$tmp/out2"; then
 	ok "csv: the service time's columns at the end of the row (empty without them)"
 else
 	notok "csv service columns: $(cat "$tmp/out" "$tmp/out2" "$tmp/err")"

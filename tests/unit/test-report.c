@@ -146,8 +146,8 @@ static void csv_rows(const char *csv, json_object *w)
 		for (n = 0, t = strtok_r(line, ",", &save); t && n < 40;
 		     t = strtok_r(NULL, ",", &save))
 			f[n++] = t;
-		CHECK(n == 30, "%s row: %d columns, want 30", dirs[d], n);
-		if (n != 30)
+		CHECK(n == 34, "%s row: %d columns, want 34", dirs[d], n);
+		if (n != 34)
 			continue;
 		lat = get(dj, "lat_ns");
 		svc = get(dj, "clat_ns");

@@ -61,6 +61,10 @@ int cfs_remove_job(const char *job);
 uint64_t cfs_dev_bytes(const char *dev);
 void cfs_device_id(const char *dev, const char *what, char *buf, size_t len);
 
+/* A zoned workload's counters, as WL/ names them (zone_names[]). */
+enum { ZC_OPENED, ZC_FINISHED, ZC_RESETS, ZC_APPENDS, ZC_BEYOND, ZC_NR };
+extern const char *const zone_names[ZC_NR];
+
 /* result.c: one job's results as read from sysfs */
 struct dir_result {
 	uint64_t ios;
@@ -81,10 +85,15 @@ struct wl_result {
 	uint64_t verify_errors;		/* ... found wrong */
 	uint64_t verify_unflushed;	/* ... old, not covered by a flush */
 	uint64_t flushes;	/* flush_ms: flushes completed */
+	uint64_t zone[ZC_NR];	/* zoned: WL/zones_opened ... (zone_names) */
 	char *verify_log;	/* WL/verify_log, NULL if empty */
 	struct blkgen_interval *iv;
 	size_t nr_iv;
 };
+
+bool wl_zoned(const struct wl_result *w);
+struct json_object;
+void json_zone(struct json_object *o, const struct wl_result *w);
 
 /* merge: one report's host, its times and total I/Os */
 struct host_result {

@@ -142,11 +142,14 @@ static struct wl_result *find_wl(struct job_result *r, const char *name)
 static void add_counters(json_object *o, struct wl_result *w)
 {
 	json_object *v = json_member(o, "verify");
+	int i;
 	uint64_t lag = json_object_get_uint64(json_member(o, "max_lag_ns"));
 
 	w->errors += json_object_get_uint64(json_member(o, "errors"));
 	w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
 	w->flushes += json_object_get_uint64(json_member(o, "flushes"));
+	for (i = 0; i < ZC_NR; i++)
+		w->zone[i] += json_object_get_uint64(json_member(o, zone_names[i]));
 	if (v) {
 		w->verify_checked += json_object_get_uint64(json_member(v, "checked"));
 		w->verify_errors += json_object_get_uint64(json_member(v, "errors"));

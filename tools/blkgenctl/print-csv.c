@@ -17,10 +17,10 @@ static void csv_svc(const struct dir_result *dr)
 	const struct blkgen_lat_hist *h = &dr->svc;
 
 	if (dr->no_svc) {
-		printf(",,,,,,,,\n");
+		printf(",,,,,,,,");
 		return;
 	}
-	printf("%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+	printf("%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f",
 	       (h->count ? h->min_ns : 0) / 1e3,
 	       report_mean(h) / 1e3, report_stddev(h) / 1e3, h->max_ns / 1e3,
 	       report_percentile(h, 50) / 1e3, report_percentile(h, 90) / 1e3,
@@ -35,7 +35,8 @@ static void csv_header(void)
 	       "bytes_per_io,lat_min_us,lat_mean_us,lat_stddev_us,lat_max_us,"
 	       "p50_us,p90_us,p99_us,p99.9_us,p99.99_us,errors,verify_errors,"
 	       "svc_min_us,svc_mean_us,svc_stddev_us,svc_max_us,svc_p50_us,"
-	       "svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us\n");
+	       "svc_p90_us,svc_p99_us,svc_p99.9_us,svc_p99.99_us,"
+	       "zones_opened,zones_finished,zone_resets,zone_appends\n");
 }
 
 static void csv_rows(const struct job_result *r)
@@ -69,6 +70,12 @@ static void csv_rows(const struct job_result *r)
 			       report_percentile(h, 99.99) / 1e3,
 			       d ? 0 : w->errors, d ? 0 : w->verify_errors);
 			csv_svc(dr);
+			/* Zone events are the writes': on the write row. */
+			printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			       d ? w->zone[ZC_OPENED] : 0,
+			       d ? w->zone[ZC_FINISHED] : 0,
+			       d ? w->zone[ZC_RESETS] : 0,
+			       d ? w->zone[ZC_APPENDS] : 0);
 		}
 	}
 }

@@ -199,6 +199,10 @@ static json_object *fio_job(const struct job_result *r,
 	json_object_object_add(own, "max_lag_ns", ju(w->max_lag_ns));
 	json_object_object_add(own, "verify", print_json_verify(w));
 	json_object_object_add(own, "flushes", ju(w->flushes));
+	json_zone(own, w);
+	if (wl_zoned(w))	/* where fio's zonemode=zbd puts it */
+		json_object_object_add(job, "zone_resets",
+				       ju(w->zone[ZC_RESETS]));
 	json_object_object_add(job, "blkgen", own);
 	return job;
 }

@@ -191,6 +191,18 @@ static json_object *json_device(const char *dev)
 	return d;
 }
 
+/* A zoned workload's counters (fio's "zone_resets" among them). */
+void json_zone(struct json_object *o, const struct wl_result *w)
+{
+	int i;
+
+	if (!wl_zoned(w))
+		return;
+	for (i = 0; i < ZC_NR; i++)
+		json_object_object_add(o, zone_names[i],
+				       json_object_new_uint64(w->zone[i]));
+}
+
 static json_object *json_one(const struct job_result *r)
 {
 	json_object *job = json_object_new_object();
@@ -220,6 +232,7 @@ static json_object *json_one(const struct job_result *r)
 		json_object_object_add(o, "verify", print_json_verify(w));
 		json_object_object_add(o, "flushes",
 				       json_object_new_uint64(w->flushes));
+		json_zone(o, w);
 		json_object_object_add(o, "intervals", json_intervals(w));
 		json_object_array_add(wls, o);
 	}

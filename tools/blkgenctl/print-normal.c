@@ -126,6 +126,13 @@ static void normal_job(const struct job_result *r)
 			       w->verify_unflushed);
 		if (w->flushes)
 			printf("  %s flushes: %" PRIu64 "\n", w->name, w->flushes);
+		if (wl_zoned(w))
+			printf("  %s zones: %" PRIu64 " opened, %" PRIu64
+			       " filled, %" PRIu64 " reset, %" PRIu64
+			       " appends, %" PRIu64 " reads beyond a write pointer\n",
+			       w->name, w->zone[ZC_OPENED],
+			       w->zone[ZC_FINISHED], w->zone[ZC_RESETS],
+			       w->zone[ZC_APPENDS], w->zone[ZC_BEYOND]);
 		print_verify_log(w->name, w->verify_log, "    ");
 	}
 	if (r->nr_hosts > 1)

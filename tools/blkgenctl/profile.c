@@ -40,6 +40,9 @@ static const struct key wl_keys[] = {
 	{ "verify", K_BOOL }, { "flush_ms", K_MS },
 	{ "replay", K_TEXT }, { "replay_speed", K_TEXT },
 	{ "replay_buf_kb", K_UINT },
+	{ "max_open_zones", K_UINT }, { "zone_reset_threshold", K_PCT },
+	{ "zone_reset_frequency", K_PCT }, { "zone_append", K_BOOL },
+	{ "read_beyond_wp", K_BOOL },
 	/* blkgenctl's: the trace a replaying workload takes its I/O from */
 	{ "trace", K_TEXT }, { "trace_format", K_TEXT },
 	{ "trace_filter", K_TEXT }, { "trace_issue", K_BOOL },

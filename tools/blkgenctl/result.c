@@ -70,6 +70,22 @@ static int load_hist(const char *dir, const char *file,
 	return ret;
 }
 
+const char *const zone_names[ZC_NR] = {
+	"zones_opened", "zones_finished", "zone_resets", "zone_appends",
+	"zone_reads_beyond_wp",
+};
+
+/* A zoned workload's results: any zone counter set. */
+bool wl_zoned(const struct wl_result *w)
+{
+	int i;
+
+	for (i = 0; i < ZC_NR; i++)
+		if (w->zone[i])
+			return true;
+	return false;
+}
+
 static int load_u64(const char *dir, const char *file, uint64_t *v)
 {
 	char path[4096];
@@ -114,6 +130,9 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	load_u64(dir, "verify_errors", &w->verify_errors);
 	load_u64(dir, "verify_unflushed", &w->verify_unflushed);
 	load_u64(dir, "flushes", &w->flushes);
+	/* Zone counters; absent from modules before zoned workloads. */
+	for (i = 0; i < ZC_NR; i++)
+		load_u64(dir, zone_names[i], &w->zone[i]);
 	if (!cfs_path(path, sizeof(path), dir, "verify_log")) {
 		w->verify_log = cfs_read_file(path, &size);
 		if (w->verify_log && !w->verify_log[0]) {
