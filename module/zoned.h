@@ -51,7 +51,6 @@ struct blkgen_zone {
  * @per_worker: open zones one worker may own
  * @nr_open: zones open or active now, ours or left partly written
  * @nr_idle: partly written zones nobody writes to (counted in @nr_open)
- * @cursor: where a worker's sequential search for a zone starts next
  * @cap_sectors: writable sectors of the sequential zones
  * @full_sectors: capacity of the full ones (the reset threshold's share)
  * @thresh: reset a full zone every @period writes once @full_sectors
