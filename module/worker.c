@@ -971,7 +971,8 @@ static void blkgen_retry(struct blkgen_worker *w)
 		}
 		if (s->parked) {
 			s->parked = false;
-			if (READ_ONCE(w->job->stop))
+			/* Past the deadline it would wait on: never issued. */
+			if (READ_ONCE(w->job->stop) || now >= r->t_deadline)
 				blkgen_unissue(r, s);
 			else
 				blkgen_choose_submit(r, s);
@@ -1380,7 +1381,8 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			r->zr.id = index + 1;
 			r->zr.cap = max(1U, wl->zd.max_open / active);
 			r->zr.cnt = st->zone;
-			r->zr.open = kcalloc_node(r->zr.cap,
+			/* What it owns counts in max_open. */
+			r->zr.open = kcalloc_node(wl->zd.max_open,
 						  sizeof(*r->zr.open),
 						  GFP_KERNEL, node);
 			if (!r->zr.open)

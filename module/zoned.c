@@ -58,14 +58,18 @@ static u8 blkgen_zone_state(const struct blk_zone *bz)
  * @zd: the workload's zones, filled for the range
  * @active_out: active zones outside the range (they take from the
  *	device's active limit)
+ * @open_out: open zones outside the range (from its open limit)
  * @min_cap: the smallest capacity of a sequential zone of the range
  * @nr_seq: sequential zones in the range
+ * @nr_usable: those that can be written (not read-only or offline)
  */
 struct blkgen_zreport {
 	struct blkgen_zoned *zd;
 	u32 active_out;
+	u32 open_out;
 	u32 min_cap;
 	u32 nr_seq;
+	u32 nr_usable;
 };
 
 static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
@@ -79,6 +83,8 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 
 	if (zn < zd->first || zn >= (u64)zd->first + zd->nr) {
 		rep->active_out += state == BLKGEN_ZONE_ACTIVE;
+		rep->open_out += bz->cond == BLK_ZONE_COND_IMP_OPEN ||
+				 bz->cond == BLK_ZONE_COND_EXP_OPEN;
 		return 0;
 	}
 	z = &zd->z[zn - zd->first];
@@ -87,6 +93,7 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 	if (state == BLKGEN_ZONE_CONV)
 		return 0;
 	rep->nr_seq++;
+	rep->nr_usable += state != BLKGEN_ZONE_DEAD;
 	rep->min_cap = min(rep->min_cap, z->cap);
 	zd->cap_sectors += z->cap;
 	switch (state) {
@@ -183,13 +190,26 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     wl->verify ? "verify" : "replay");
 		return -EOPNOTSUPP;
 	}
-	if (wl->zone_append && write &&
-	    p->max_size > bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT) {
+	/*
+	 * 6.12 plugs a zone's writes and reuses a plugged bio's cookie:
+	 * one could not be polled.
+	 */
+	if (write && wl->polled) {
 		blkgen_job_set_error(job,
-				     "%s: bs %s is above %s's zone append limit of %u bytes (EINVAL)",
+				     "%s: %s is zoned: its writes cannot be polled (EOPNOTSUPP)",
+				     blkgen_wl_name(wl), wl->device);
+		return -EOPNOTSUPP;
+	}
+	/* A zone append cannot be split: one bio, within the limits. */
+	if (wl->zone_append && write &&
+	    (p->max_size > (u64)bdev_max_zone_append_sectors(bdev) <<
+	     SECTOR_SHIFT ||
+	     DIV_ROUND_UP(p->max_size, PAGE_SIZE) > bdev_max_segments(bdev))) {
+		blkgen_job_set_error(job,
+				     "%s: bs %s is above what %s takes in one zone append (%llu bytes, %u segments) (EINVAL)",
 				     blkgen_wl_name(wl), wl->bs_str, wl->device,
-				     bdev_max_zone_append_sectors(bdev) <<
-				     SECTOR_SHIFT);
+				     (u64)bdev_max_zone_append_sectors(bdev) <<
+				     SECTOR_SHIFT, bdev_max_segments(bdev));
 		return -EINVAL;
 	}
 
@@ -237,23 +257,31 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	ret = -EINVAL;
 	if (rep.nr_seq && p->max_size > (u64)rep.min_cap << SECTOR_SHIFT) {
 		blkgen_job_set_error(job,
-				     "%s: bs %s is above the %u-byte capacity of a zone of %s (EINVAL)",
+				     "%s: bs %s is above the %llu-byte capacity of a zone of %s (EINVAL)",
 				     blkgen_wl_name(wl), wl->bs_str,
-				     rep.min_cap << SECTOR_SHIFT, wl->device);
+				     (u64)rep.min_cap << SECTOR_SHIFT,
+				     wl->device);
+		goto out_drop;
+	}
+	if (write && rep.nr_seq && !rep.nr_usable) {
+		blkgen_job_set_error(job,
+				     "%s: every zone of the range of %s is read-only or offline (EINVAL)",
+				     blkgen_wl_name(wl), wl->device);
 		goto out_drop;
 	}
 
 	dev_open = bdev_max_open_zones(bdev);
 	dev_active = bdev_max_active_zones(bdev);
-	if (dev_active && rep.active_out >= dev_active) {
+	if ((dev_active && rep.active_out >= dev_active) ||
+	    (dev_open && rep.open_out >= dev_open)) {
 		blkgen_job_set_error(job,
-				     "%s: %u zones of %s outside the range are open or closed, its active limit (EBUSY)",
+				     "%s: %u zones of %s outside the range are open or closed, its limit (EBUSY)",
 				     blkgen_wl_name(wl), rep.active_out,
 				     wl->device);
 		ret = -EBUSY;
 		goto out_drop;
 	}
-	limit = min_not_zero(dev_open,
+	limit = min_not_zero(dev_open ? dev_open - rep.open_out : 0,
 			     dev_active ? dev_active - rep.active_out : 0);
 	if (limit && wl->max_open_zones > limit) {
 		blkgen_job_set_error(job,
@@ -331,13 +359,18 @@ static u32 blkgen_zone_find_full(struct blkgen_zoned *zd, u32 from)
 	return BLKGEN_ZONE_NONE;
 }
 
-/* Make zone @i the worker's: it is in its open list from now on. */
+/*
+ * Make zone @i the worker's: it is in its list until it is full (every
+ * zone a worker owns counts in nr_open, so the list never holds more
+ * than max_open).
+ */
 static void blkgen_zone_own(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
 			    u32 i)
 {
 	zd->z[i].state = BLKGEN_ZONE_OPEN;
-	zd->z[i].owner = zr->id;
+	WRITE_ONCE(zd->z[i].owner, zr->id);
 	zr->open[zr->nr_open++] = i;
+	zr->nr_room += zd->z[i].wp < zd->z[i].cap;
 	zr->cnt[BLKGEN_ZC_OPENED]++;
 }
 
@@ -376,7 +409,9 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 	j = blkgen_zone_find_full(zd, from);
 	if (j == BLKGEN_ZONE_NONE)
 		goto none;
+	/* Reads stay off it from now on: it is being emptied. */
 	zd->z[j].state = BLKGEN_ZONE_BUSY;
+	WRITE_ONCE(zd->z[j].done, 0);
 	zd->full_sectors -= zd->z[j].cap;
 	zd->nr_open++;
 	spin_unlock(&zd->lock);
@@ -387,7 +422,6 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 		goto none;
 	}
 	zr->cnt[BLKGEN_ZC_RESETS]++;
-	WRITE_ONCE(zd->z[j].done, 0);
 	zd->z[j].wp = 0;
 	spin_lock(&zd->lock);
 own:
@@ -419,6 +453,7 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 	j = blkgen_zone_find_full(zd, from);
 	if (j != BLKGEN_ZONE_NONE) {
 		zd->z[j].state = BLKGEN_ZONE_BUSY;
+		WRITE_ONCE(zd->z[j].done, 0);
 		zd->full_sectors -= zd->z[j].cap;
 	}
 	spin_unlock(&zd->lock);
@@ -426,7 +461,6 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 		return;
 	if (!blkgen_zone_reset(wl, j)) {
 		zr->cnt[BLKGEN_ZC_RESETS]++;
-		WRITE_ONCE(zd->z[j].done, 0);
 		zd->z[j].wp = 0;
 	}
 	spin_lock(&zd->lock);
@@ -440,10 +474,33 @@ static bool blkgen_zone_writable(const struct blkgen_zoned *zd,
 	return z->wp < z->cap && (zd->append || !z->inflight);
 }
 
-/* Drop entry @k of the worker's open list (its zone has no room left). */
-static void blkgen_zrun_remove(struct blkgen_zrun *zr, u32 k)
+/* Drop zone @i from the worker's list: it is full, or nobody's. */
+static void blkgen_zrun_remove(struct blkgen_zrun *zr, u32 i)
 {
-	zr->open[k] = zr->open[--zr->nr_open];
+	u32 k;
+
+	for (k = 0; k < zr->nr_open; k++) {
+		if (zr->open[k] == i) {
+			zr->open[k] = zr->open[--zr->nr_open];
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);
+}
+
+/*
+ * A conventional zone: the I/O at the pattern's place in zone @i, moved
+ * back so that it ends inside it (never across into a sequential zone).
+ */
+static void blkgen_zone_conv(const struct blkgen_zoned *zd,
+			     struct blkgen_choice *c, u32 i, u32 lbs)
+{
+	u64 zsize = 1ULL << (zd->shift + SECTOR_SHIFT);
+	u64 rel = c->offset & (zsize - 1);
+
+	if (rel + c->size > zsize)
+		rel = (zsize - c->size) & ~(u64)(lbs - 1);
+	c->offset = (blkgen_zone_start(zd, i) << SECTOR_SHIFT) + rel;
 }
 
 /**
@@ -467,16 +524,17 @@ int blkgen_zoned_write(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 {
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zone *z;
-	u32 i = blkgen_zone_of(zd, c->offset), k, n, room;
+	u32 i = blkgen_zone_of(zd, c->offset), k, n;
 
 	z = &zd->z[i];
 	if (z->state == BLKGEN_ZONE_CONV) {
+		blkgen_zone_conv(zd, c, i, wl->lbs);
 		*zone = BLKGEN_ZONE_NONE;
 		return 0;
 	}
-	if (z->owner == zr->id && blkgen_zone_writable(zd, z))
+	if (READ_ONCE(z->owner) == zr->id && blkgen_zone_writable(zd, z))
 		goto found;
-	if (zr->nr_open < zr->cap) {
+	if (zr->nr_room < zr->cap) {
 		u32 j = blkgen_zone_open(wl, zr, i);
 
 		if (j != BLKGEN_ZONE_NONE) {
@@ -496,17 +554,12 @@ int blkgen_zoned_write(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 
 found:
 	z = &zd->z[i];
-	room = (z->cap - z->wp) << SECTOR_SHIFT;
-	c->size = min(c->size, room);
+	c->size = min_t(u64, c->size, (u64)(z->cap - z->wp) << SECTOR_SHIFT);
 	c->offset = (blkgen_zone_start(zd, i) +
 		     (zd->append ? 0 : z->wp)) << SECTOR_SHIFT;
 	z->wp += c->size >> SECTOR_SHIFT;
 	z->inflight++;
-	if (z->wp == z->cap) {
-		for (k = 0; k < zr->nr_open; k++)
-			if (zr->open[k] == i)
-				blkgen_zrun_remove(zr, k);
-	}
+	zr->nr_room -= z->wp == z->cap;
 	*zone = i;
 	blkgen_zone_reset_periodic(wl, zr, i);
 	return 0;
@@ -529,7 +582,7 @@ static void blkgen_zone_refresh(struct blkgen_workload *wl,
 {
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zone *z = &zd->z[i];
-	bool was_full = z->wp == z->cap;
+	bool had_room = z->wp < z->cap;
 	struct blk_zone bz;
 	unsigned int noio;
 	int ret;
@@ -551,28 +604,44 @@ static void blkgen_zone_refresh(struct blkgen_workload *wl,
 			case BLK_ZONE_COND_CLOSED:
 				z->wp = min_t(u64, bz.wp - bz.start, z->cap);
 				break;
-			default:	/* full, read-only, offline */
+			case BLK_ZONE_COND_FULL:
 				z->wp = z->cap;
+				break;
+			default:	/* read-only, offline: left alone */
+				z->wp = z->cap;
+				spin_lock(&zd->lock);
+				z->state = BLKGEN_ZONE_DEAD;
+				spin_unlock(&zd->lock);
 				break;
 			}
 		}
 		WRITE_ONCE(z->done, z->wp);
 	}
-	if (was_full && z->wp < z->cap)
-		zr->open[zr->nr_open++] = i;
+	if (had_room && z->wp == z->cap)
+		zr->nr_room--;
+	else if (!had_room && z->wp < z->cap)
+		zr->nr_room++;
 }
 
-/* The worker's zone @i has no room and nothing in flight: it is full. */
+/*
+ * The worker's zone @i has no room and nothing in flight: it is full (or,
+ * found read-only or offline, left alone) and nobody's.
+ */
 static void blkgen_zone_full(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
 			     u32 i)
 {
+	struct blkgen_zone *z = &zd->z[i];
+
+	blkgen_zrun_remove(zr, i);
 	spin_lock(&zd->lock);
-	zd->z[i].state = BLKGEN_ZONE_FULL;
-	zd->z[i].owner = 0;
+	if (z->state != BLKGEN_ZONE_DEAD) {
+		z->state = BLKGEN_ZONE_FULL;
+		zd->full_sectors += z->cap;
+		zr->cnt[BLKGEN_ZC_FINISHED]++;
+	}
+	WRITE_ONCE(z->owner, 0);
 	zd->nr_open--;
-	zd->full_sectors += zd->z[i].cap;
 	spin_unlock(&zd->lock);
-	zr->cnt[BLKGEN_ZC_FINISHED]++;
 }
 
 /**
@@ -633,6 +702,7 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 		if (z->state == BLKGEN_ZONE_CONV) {
 			c->offset = (blkgen_zone_start(zd, i) + rel) <<
 				    SECTOR_SHIFT;
+			blkgen_zone_conv(zd, c, i, wl->lbs);
 			return;
 		}
 		if (done >= n) {
@@ -667,7 +737,7 @@ void blkgen_zoned_release(struct blkgen_workload *wl, struct blkgen_zrun *zr)
 
 		if (z->owner != zr->id || z->state != BLKGEN_ZONE_OPEN)
 			continue;
-		z->owner = 0;
+		WRITE_ONCE(z->owner, 0);
 		if (z->done) {
 			z->state = BLKGEN_ZONE_ACTIVE;
 			zd->nr_idle++;
@@ -678,4 +748,5 @@ void blkgen_zoned_release(struct blkgen_workload *wl, struct blkgen_zrun *zr)
 	}
 	spin_unlock(&zd->lock);
 	zr->nr_open = 0;
+	zr->nr_room = 0;
 }

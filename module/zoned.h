@@ -48,7 +48,6 @@ struct blkgen_zone {
  * @first: device zone number of @z[0]
  * @shift: log2 of the zone size in sectors
  * @max_open: zones that may be open (or active) at once
- * @per_worker: open zones one worker may own
  * @nr_open: zones open or active now, ours or left partly written
  * @nr_idle: partly written zones nobody writes to (counted in @nr_open)
  * @cap_sectors: writable sectors of the sequential zones
@@ -67,7 +66,6 @@ struct blkgen_zoned {
 	u32 first;
 	u32 shift;
 	u32 max_open;
-	u32 per_worker;
 	u32 nr_open;
 	u32 nr_idle;
 	u64 cap_sectors;
@@ -81,9 +79,10 @@ struct blkgen_zoned {
 
 /**
  * struct blkgen_zrun - one worker's zones of a workload
- * @open: zone numbers (in @z) this worker writes to
+ * @open: zone numbers (in @z) this worker owns (until each is full)
  * @nr_open: entries in @open
- * @cap: zones this worker may hold open (its share of max_open)
+ * @nr_room: those with room left for another write
+ * @cap: zones with room this worker may hold (its share of max_open)
  * @id: the worker's @owner value
  * @since: writes since the last periodic reset
  * @cnt: its counters, enum blkgen_zone_counter (in its statistics)
@@ -91,6 +90,7 @@ struct blkgen_zoned {
 struct blkgen_zrun {
 	u32 *open;
 	u32 nr_open;
+	u32 nr_room;
 	u32 cap;
 	u16 id;
 	u32 since;
