@@ -65,6 +65,9 @@ static const char *const fio_known[] = {
 	"direct", "buffered", "ioengine", "hipri", "sync", "cpus_allowed",
 	"randseed", "loops", "percentage_random", "stonewall",
 	"wait_for_previous", "fsync", "fdatasync", "verify", "time_based",
+	"zonemode", "max_open_zones", "job_max_open_zones",
+	"zone_reset_threshold", "zone_reset_frequency", "read_beyond_wp",
+	"zonesize", "zonecapacity", "zonerange", "ignore_zone_limits",
 	NULL };
 
 static const char *const fio_engines[] = { "libaio", "io_uring", "psync",
@@ -525,6 +528,88 @@ static int same(struct fio *f, const struct fio_job *first,
 	return 0;
 }
 
+/* fio's zone_reset_threshold/frequency (0..1) as blkgen's percent. */
+static int zone_pct(struct fio *f, struct conv_run *r,
+		    const struct fio_job *j, struct conv_sect *s,
+		    const char *key, int min)
+{
+	const char *v;
+	double d;
+	int line, pct;
+
+	v = get(j, f, key, &line);
+	if (!v)
+		return 0;
+	if (conv_number(v, &d) || d < 0 || d > 1)
+		return conv_error(f->c, line, "%s=%s: expected 0..1", key, v);
+	pct = (int)lround(d * 100);
+	if (pct < min)
+		pct = min;
+	conv_set(s, key, "%d", pct);
+	if (fabs(d * 100 - pct) > 1e-9)
+		conv_note(f->c, r, "[%s] %s=%s: %d%% (blkgen takes whole percents, at least %d)",
+			  j->name, key, v, pct, min);
+	return 0;
+}
+
+/*
+ * zonemode=zbd: blkgen finds a zoned device itself; the zone options map
+ * to the workload's. What has no counterpart is refused or noted.
+ */
+static int zoned(struct fio *f, struct conv_run *r, const struct fio_job *j,
+		 struct conv_sect *s)
+{
+	static const char *const from_device[] = { "zonesize",
+		"zonecapacity", "zonerange", NULL };
+	const char *v, *const *k;
+	double d;
+	int line;
+
+	v = get(j, f, "zonemode", &line);
+	if (v && strcmp(v, "none") && strcmp(v, "zbd"))
+		return conv_error(f->c, line, "zonemode=%s is not supported (blkgen's zoned workloads are zonemode=zbd's)",
+				  v);
+	if (!v || strcmp(v, "zbd")) {
+		static const char *const zbd_only[] = { "max_open_zones",
+			"job_max_open_zones", "zone_reset_threshold",
+			"zone_reset_frequency", "read_beyond_wp",
+			"ignore_zone_limits", NULL };
+
+		for (k = from_device; *k; k++)
+			if (get(j, f, *k, &line))
+				return conv_error(f->c, line, "%s without zonemode=zbd (zonemode=strided) is not supported",
+						  *k);
+		for (k = zbd_only; *k; k++)
+			if (get(j, f, *k, &line))
+				conv_note(f->c, r, "[%s] %s: ignored without zonemode=zbd, as fio does",
+					  j->name, *k);
+		return 0;
+	}
+	conv_note(f->c, r, "[%s] zonemode=zbd: blkgen finds a zoned device itself and writes at its write pointers",
+		  j->name);
+	for (k = from_device; *k; k++)
+		if (get(j, f, *k, &line))
+			conv_note(f->c, r, "[%s] %s: not mapped, blkgen takes the zones from the device",
+				  j->name, *k);
+	if (get(j, f, "job_max_open_zones", &line))
+		return conv_error(f->c, line, "job_max_open_zones is not supported (max_open_zones is the workload's, split over its workers)");
+	if (get(j, f, "ignore_zone_limits", &line) &&
+	    get_bool(j, f, "ignore_zone_limits"))
+		return conv_error(f->c, line, "ignore_zone_limits=1 is not supported (blkgen keeps within the device's limits)");
+	v = get(j, f, "max_open_zones", &line);
+	if (v) {
+		if (conv_number(v, &d) || d < 0 || d != floor(d) || d > 1e9)
+			return conv_error(f->c, line, "max_open_zones=%s: expected a whole number", v);
+		conv_set(s, "max_open_zones", "%.0f", d);
+	}
+	if (zone_pct(f, r, j, s, "zone_reset_threshold", 0) ||
+	    zone_pct(f, r, j, s, "zone_reset_frequency", 1))
+		return -1;
+	if (get_bool(j, f, "read_beyond_wp"))
+		conv_set(s, "read_beyond_wp", "1");
+	return 0;
+}
+
 static int build_workload(struct fio *f, struct conv_run *r,
 			  const struct fio_job *j, double *rate)
 {
@@ -640,6 +725,9 @@ static int build_workload(struct fio *f, struct conv_run *r,
 		conv_set(s, "fua", "1");
 		conv_note(f->c, r, "[%s] sync=1: writes carry FUA", j->name);
 	}
+
+	if (zoned(f, r, j, s))
+		return -1;
 
 	*rate = 0;
 	v = get(j, f, "rate_iops", &line);
