@@ -323,8 +323,9 @@ for i in "${!names[@]}"; do
 		status=1
 		continue
 	fi
-	rm -f "$out/nvme.img"
+	rm -f "$out/nvme.img" "$out/zns.img"
 	truncate -s 1G "$out/nvme.img"
+	truncate -s 64M "$out/zns.img"
 
 	accel=(-accel tcg)
 	# icount needs one TCG thread for all vCPUs; sleep=off lets an idle
@@ -336,8 +337,14 @@ for i in "${!names[@]}"; do
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
 	      -append "$cmdline $append")
 	if [ "$minimal" = 0 ]; then
+		# Namespace 1 the drive tests write to (/dev/nvme0n1), 2 a
+		# zoned one (ZNS, /dev/nvme0n2): 16 zones of 4 MiB holding
+		# 3 MiB, 4 open and active at most.
 		qemu+=(-drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
-		       -device "nvme,serial=blkgen0001,drive=nvm,max_ioqpairs=4")
+		       -drive "file=$out/zns.img,if=none,id=zns,format=raw"
+		       -device "nvme,id=nvme0,serial=blkgen0001,max_ioqpairs=4"
+		       -device "nvme-ns,drive=nvm,bus=nvme0,nsid=1"
+		       -device "nvme-ns,drive=zns,bus=nvme0,nsid=2,zoned=on,zoned.zone_size=4M,zoned.zone_capacity=3M,zoned.max_open=4,zoned.max_active=4")
 	fi
 	if [ -n "$net_port" ]; then
 		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
