@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/blkzoned.h>
 #include <linux/fs.h>
 
 #include "blkgenctl.h"
@@ -361,6 +362,77 @@ uint64_t cfs_dev_bytes(const char *dev)
 	}
 	close(fd);
 	return size;
+}
+
+/*
+ * Whether @dev is a zoned block device, and if so the bytes it can hold:
+ * its sequential zones' capacity and its conventional zones' size (a zone
+ * report). 1 zoned, 0 not (or not a block device), -errno if the report
+ * fails.
+ */
+int cfs_dev_zoned(const char *dev, uint64_t *writable)
+{
+	const unsigned int batch = 128;
+	struct blk_zone_report *rep;
+	unsigned int nr = 0, i;
+	uint64_t sector = 0;
+	int fd, ret = 0;
+
+	*writable = 0;
+	fd = dev && *dev ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKGETNRZONES, &nr) || !nr) {
+		close(fd);
+		return 0;
+	}
+	rep = calloc(1, sizeof(*rep) + batch * sizeof(struct blk_zone));
+	if (!rep) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		rep->sector = sector;
+		rep->nr_zones = batch;
+		if (ioctl(fd, BLKREPORTZONE, rep)) {
+			ret = -errno;
+			break;
+		}
+		if (!rep->nr_zones) {
+			ret = 1;
+			break;
+		}
+		for (i = 0; i < rep->nr_zones; i++) {
+			const struct blk_zone *z = &rep->zones[i];
+
+			*writable += (z->type == BLK_ZONE_TYPE_CONVENTIONAL ||
+				      !(rep->flags & BLK_ZONE_REP_CAPACITY) ?
+				      z->len : z->capacity) << 9;
+			sector = z->start + z->len;
+		}
+	}
+	free(rep);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Reset every zone of zoned @dev. Opened exclusively: a mounted (or
+ * otherwise claimed) device is refused with -EBUSY.
+ */
+int cfs_reset_zones(const char *dev)
+{
+	struct blk_zone_range r = { 0 };
+	uint64_t bytes = cfs_dev_bytes(dev);
+	int fd = open(dev, O_RDWR | O_EXCL | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	r.nr_sectors = bytes >> 9;
+	if (ioctl(fd, BLKRESETZONE, &r))
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 /*

@@ -99,9 +99,14 @@ static int suite_key(struct suite *s, const char *k, const char *v,
 		if (*end || end == v || !s->desktops)
 			return bad(err, len, s->file, line,
 				   "desktops: expected 1 to 100000, got", v);
+	} else if (!strcmp(k, "zoned")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return bad(err, len, s->file, line,
+				   "zoned: expected 0 or 1, got", v);
+		s->zoned = !strcmp(v, "1");
 	} else {
 		return bad(err, len, s->file, line,
-			   "unknown key (title, points, desktops):", k);
+			   "unknown key (title, points, desktops, zoned):", k);
 	}
 	return 0;
 }

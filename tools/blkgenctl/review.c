@@ -61,6 +61,7 @@ struct review {
 	double est_run;		/* seconds a run takes, for the ETA */
 	unsigned int desktops;	/* the VDI trace's of the workload running */
 	bool probing;		/* a VDI trace's run: not a point of the total */
+	uint64_t zone_bytes;	/* a zoned device: what its zones hold */
 };
 
 static const char *review_usage =
@@ -803,7 +804,7 @@ static json_object *pre_run(struct review *rv, const char *prof,
 
 static int precondition(struct review *rv)
 {
-	char file[4200], secs[32], warm[32], range[32];
+	char file[4200], secs[32], warm[32], range[32], zfill[64];
 	const char *fill_sets[] = { rv->quick ? "io_limit=1x" : "io_limit=2x" };
 	json_object *pc, *arr, *pt;
 	double y[32];
@@ -824,8 +825,26 @@ static int precondition(struct review *rv)
 		say(rv, "precondition: purge: %s", how);
 		json_object_object_add(pc, "purge", json_object_new_string(how));
 	}
-	say(rv, "precondition: sequential fill, 128 KiB writes, %s the device",
-	    rv->quick ? "once over" : "twice over");
+	if (rv->suite.zoned) {
+		/* Every zone from empty to full once: its capacity in I/Os. */
+		ret = cfs_reset_zones(rv->dev);
+		if (ret) {
+			fprintf(stderr, "blkgenctl: review: cannot reset the zones of %s: %s\n",
+				rv->dev, strerror(-ret));
+			json_object_put(pc);
+			return EXIT_FAIL;
+		}
+		snprintf(zfill, sizeof(zfill), "io_limit=%llu",
+			 (unsigned long long)((rv->zone_bytes + (128 << 10) - 1) >> 17));
+		fill_sets[0] = zfill;
+		say(rv, "precondition: zoned: every zone reset, then filled once with 128 KiB writes at the write pointers (%.1f MB)",
+		    rv->zone_bytes / 1e6);
+		json_object_object_add(pc, "zoned_bytes",
+				       json_object_new_uint64(rv->zone_bytes));
+	} else {
+		say(rv, "precondition: sequential fill, 128 KiB writes, %s the device",
+		    rv->quick ? "once over" : "twice over");
+	}
 	t = time(NULL);
 	pt = pre_run(rv, "precondition", fill_sets, 1, &ret);
 	if (ret) {
@@ -1076,7 +1095,14 @@ static void plan_estimate(const struct review *rv, FILE *out)
 	fprintf(out, "review: %d runs: about %s", rv->total,
 		duration(runs, buf, sizeof(buf)));
 	if (strcmp(rv->precondition, "none")) {
-		if (bytes) {
+		if (rv->suite.zoned && rv->zone_bytes) {
+			pre = rv->zone_bytes / 2e9;
+			fprintf(out, ", after a zoned fill of %.1f GB (every zone once; at 2 GB/s: %s)",
+				rv->zone_bytes / 1e9,
+				duration(pre, buf, sizeof(buf)));
+		} else if (rv->suite.zoned) {
+			fprintf(out, ", after a zoned fill (every zone reset, then written once)");
+		} else if (bytes) {
 			pre = passes * bytes / 2e9;
 			fprintf(out, ", after a fill of %d x %.1f GB (at 2 GB/s: %s)",
 				passes, bytes / 1e9, duration(pre, buf, sizeof(buf)));
@@ -1266,6 +1292,32 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "blkgenctl: review: %s is not a block device\n", rv.dev);
 		ret = EXIT_USAGE;
 		goto out;
+	}
+	/*
+	 * A zoned drive takes writes only at write pointers: the reviews'
+	 * fill and random writes do not apply, a zoned suite's do.
+	 */
+	if (rv.dev) {
+		int zoned = cfs_dev_zoned(rv.dev, &rv.zone_bytes);
+
+		if (zoned < 0) {
+			fprintf(stderr, "blkgenctl: review: cannot report the zones of %s: %s\n",
+				rv.dev, strerror(-zoned));
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		if (zoned && !rv.suite.zoned) {
+			fprintf(stderr, "blkgenctl: review: %s is a zoned device: suite %s is not for one (its fill and random writes assume a drive written anywhere); use --suite zoned (Documentation/zoned.rst)\n",
+				rv.dev, rv.suite.name);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (!zoned && rv.suite.zoned) {
+			fprintf(stderr, "blkgenctl: review: suite %s is for zoned devices; %s is not one\n",
+				rv.suite.name, rv.dev);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	}
 	/* The plan, and how long it takes: a dry run's output, else said. */
 	pf = dry_run ? stdout : stderr;

@@ -35,6 +35,7 @@ struct suite {
 	char title[256];
 	char points[128];	/* the curve's percents */
 	unsigned int desktops;	/* VDI traces */
+	bool zoned;		/* for zoned devices (zoned = 1) */
 	struct suite_entry e[SUITE_MAX];
 	int n;
 };
