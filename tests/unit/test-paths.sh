@@ -21,7 +21,7 @@ else
 fi
 rc=0
 "$ctl" run nothing-like-it.prof > /dev/null 2> "$tmp/err" || rc=$?
-if [ "$rc" = 2 ] && grep -q "^blkgenctl: installed: 128k-seq-read .* vdi$" "$tmp/err" &&
+if [ "$rc" = 2 ] && grep -q "^blkgenctl: installed: 128k-seq-read .* vdi zoned-128k-seq-read zoned-128k-seq-write zoned-4k-random-read zoned-4k-random-write$" "$tmp/err" &&
    grep -qF "nor $profiles/nothing-like-it.prof " "$tmp/err"; then
 	ok "an unknown profile: the installed ones listed, in order"
 else
