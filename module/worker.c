@@ -157,6 +157,9 @@ struct blkgen_slot {
  * @rec_due: when @rec is due (timed replay)
  * @zoned: the workload is on a zoned device (zoned.c places its I/O)
  * @zr: zoned: this worker's zones
+ * @zstuck: zoned: a write found no zone in this pass over the retry
+ *	queue; the parked slots after it wait for the next (no zone is
+ *	freed in between: drawing for them again would cost, not help)
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -191,6 +194,7 @@ struct blkgen_wl_run {
 	struct blkgen_trace_rec rec;
 	u64 rec_due;
 	bool zoned;
+	bool zstuck;
 	struct blkgen_zrun zr;
 };
 
@@ -392,8 +396,10 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 	if (r->zoned && c.write) {
 		if (blkgen_zoned_write(r->wl, &r->zr, &c,
 				       blkgen_rng_next(&r->stream.rng),
-				       &s->zone))
+				       &s->zone)) {
+			r->zstuck = true;
 			goto park;
+		}
 	} else if (r->zoned) {
 		blkgen_zoned_read(r->wl, &r->zr, &c);
 	}
@@ -952,12 +958,15 @@ static void blkgen_retry(struct blkgen_worker *w)
 {
 	struct llist_node *n = w->retry;
 	struct blkgen_slot *s;
+	unsigned int i;
 	u64 now = ktime_get_ns();
 
 	w->retry = NULL;
 	w->retry_tail = &w->retry;
 	w->nr_retry = 0;
 	w->nr_parked = 0;
+	for (i = 0; i < w->nr_wl; i++)
+		w->run[i].zstuck = false;
 	while (n) {
 		struct blkgen_wl_run *r;
 
@@ -972,10 +981,15 @@ static void blkgen_retry(struct blkgen_worker *w)
 		if (s->parked) {
 			s->parked = false;
 			/* Past the deadline it would wait on: never issued. */
-			if (READ_ONCE(w->job->stop) || now >= r->t_deadline)
+			if (READ_ONCE(w->job->stop) || now >= r->t_deadline) {
 				blkgen_unissue(r, s);
-			else
+			} else if (r->zstuck) {
+				s->parked = true;
+				blkgen_retry_add(w, s);
+				w->nr_parked++;
+			} else {
 				blkgen_choose_submit(r, s);
+			}
 			if (!s->parked)
 				w->park_ns = BLKGEN_PARK_MIN_NS;
 			continue;
