@@ -131,6 +131,7 @@ struct blkgen_slot {
  * @t_measure: the job's t_measure, copied when the worker starts
  * @t_deadline: the job's t_deadline, likewise (neither changes in a run,
  *	and the job's line is written by every results read)
+ * @t_start: the job's t_start, likewise (a timed replay's time zero)
  * @plain: the I/O comes from the pattern alone: no replay, no verify,
  *	not zoned
  * @ival_end: end of the open interval (ktime ns)
@@ -171,6 +172,7 @@ struct blkgen_wl_run {
 	u64 quota;
 	u64 t_measure;
 	u64 t_deadline;
+	u64 t_start;
 	bool plain;
 	u64 ival_end;
 	bool record;
@@ -505,7 +507,7 @@ static bool blkgen_replay_next(struct blkgen_wl_run *r, u64 now)
 		r->have_rec = true;
 		/* As fast as possible: due now, below. */
 		if (r->replay != BLKGEN_REPLAY_AFAP)
-			r->rec_due = blkgen_replay_due(r->w->job->t_start,
+			r->rec_due = blkgen_replay_due(r->t_start,
 						       r->rec.t_ns,
 						       wl->replay_speed);
 	}
@@ -1105,6 +1107,7 @@ static int blkgen_worker_fn(void *data)
 
 		r->t_measure = w->job->t_measure;
 		r->t_deadline = w->job->t_deadline;
+		r->t_start = w->job->t_start;
 		r->ival_end = r->t_measure + w->job->interval_ns;
 		if (r->replay) {
 			/* The writers wake us: named in run_start. */
