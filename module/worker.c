@@ -82,6 +82,10 @@ MODULE_PARM_DESC(spin_us,
  *	next I/O
  * @zone: zoned: the zone the write in flight goes to, BLKGEN_ZONE_NONE
  *	for any other I/O
+ * @zwait: zoned: a write parked for want of a zone, its draw kept (in
+ *	@zoff and @size): it stays the write it was drawn as, so that the
+ *	mix is the pattern's
+ * @zoff: its offset as drawn
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -105,6 +109,8 @@ struct blkgen_slot {
 	bool parked;
 	bool queued;
 	u32 zone;
+	bool zwait;
+	u64 zoff;
 	sector_t sector;
 	blk_opf_t opf;
 	u32 size;
@@ -394,12 +400,22 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 {
 	struct blkgen_choice c;
 
-	blkgen_choose(r, &c);
+	if (s->zwait) {
+		c.write = true;
+		c.offset = s->zoff;
+		c.size = s->size;
+		s->zwait = false;
+	} else {
+		blkgen_choose(r, &c);
+	}
 	if (r->zoned && c.write) {
 		if (blkgen_zoned_write(r->wl, &r->zr, &c,
 				       blkgen_rng_next(&r->stream.rng),
 				       &s->zone)) {
 			r->zstuck = true;
+			s->zwait = true;
+			s->zoff = c.offset;
+			s->size = c.size;
 			goto park;
 		}
 	} else if (r->zoned) {
@@ -937,6 +953,7 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 			blkgen_verify_release(&r->wl->vt, s->vblk, s->vnr);
 		s->vheld = false;
 	}
+	s->zwait = false;
 	/* Refused before it reached the device (EAGAIN): its room back. */
 	if (s->zone != BLKGEN_ZONE_NONE) {
 		blkgen_zoned_done(r->wl, &r->zr, s->zone, s->size, false);

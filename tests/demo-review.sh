@@ -20,7 +20,7 @@ rel=${rels[-1]}
 out=$top/build/demo-review
 echo "demo-review: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo-review: figures show the method and its report, not an NVMe drive's speed)"
-"$top/tests/vm/run.sh" --kernel "$rel" --tag demo-review --timeout 1800 \
+"$top/tests/vm/run.sh" --kernel "$rel" --tag demo-review --no-zns --timeout 1800 \
 	--run "DEMO_SUITE=${DEMO_SUITE:-pm1743} DEMO_POINT_SECS=${DEMO_POINT_SECS:-} /blkgen/tests/demo-review-guest.sh"
 rm -rf "$out"
 mkdir -p "$out"

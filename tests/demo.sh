@@ -19,7 +19,7 @@ mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
 rel=${rels[-1]}
 echo "demo: booting $rel under QEMU (TCG: a slow emulated machine, so the"
 echo "demo: figures show the method, not the speed of an NVMe drive)"
-"$top/tests/vm/run.sh" --kernel "$rel" --tag demo --timeout 900 \
+"$top/tests/vm/run.sh" --kernel "$rel" --tag demo --no-zns --timeout 900 \
 	--run "DEMO_SECS=${DEMO_SECS:-5} DEMO_POINTS=${DEMO_POINTS:-10-120,10} /blkgen/tests/demo-guest.sh"
 mkdir -p "$top/build/demo"
 rm -f "$top/build/demo/curve.json" "$top/build/demo/curve.png"

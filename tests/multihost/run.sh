@@ -145,7 +145,7 @@ gssh() {
 
 # guest TAG PORT: boot one guest in the background.
 guest() {
-	setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 1 --tag "$name-$1" \
+	setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 1 --no-zns --tag "$name-$1" \
 		--hostname "blkgen-$1" --net "$2" --timeout 1800 \
 		--exe /usr/sbin/dropbear --exe "$pyexe" \
 		--exe "$chrony/root/usr/sbin/chronyd:/usr/sbin/chronyd" \

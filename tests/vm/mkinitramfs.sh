@@ -162,6 +162,7 @@ VM_NET='${VM_NET:-0}'
 VM_HOSTNAME='${VM_HOSTNAME:-blkgen-vm}'
 VM_KSELFTEST='${VM_KSELFTEST:+1}'
 VM_MINIMAL='$minimal'
+VM_ZNS='${VM_ZNS:-1}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

@@ -51,6 +51,8 @@
 #   --cpus N         vCPUs (default 2; 1 for 6.1 with --icount)
 #   --mem MB         guest memory (default 2048)
 #   --nvme-args A    nvme module parameters (default "poll_queues=1")
+#   --no-zns         no zoned namespace on the NVMe drive (the demos and
+#                    the multihost guests: their drive is nvme0n1)
 #   --nullb-args A   null_blk module parameters
 #                    (default "nr_devices=1 submit_queues=2")
 #   --module M       load another kernel module in the guest (repeatable)
@@ -102,6 +104,7 @@ while [ $# -gt 0 ]; do
 	--tool-tests) tool=1 ;;
 	--kselftest) ksft=1 ;;
 	--minimal) minimal=1 ;;
+	--no-zns) VM_ZNS=0 ;;
 	--part)
 		part=$2
 		[[ $part =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] && [ "${part%/*}" -le "${part#*/}" ] ||
@@ -137,6 +140,7 @@ if [ "$minimal" = 1 ] && { [ "$ksft" = 0 ] || [ "$mode" != test ]; }; then
 fi
 export VM_MODE=$mode
 export VM_MINIMAL=$minimal
+export VM_ZNS=${VM_ZNS:-1}
 
 record() {
 	[ -n "$results" ] && echo "$1 $2" >> "$results"
@@ -337,14 +341,16 @@ for i in "${!names[@]}"; do
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
 	      -append "$cmdline $append")
 	if [ "$minimal" = 0 ]; then
-		# Namespace 1 the drive tests write to (/dev/nvme0n1), 2 a
-		# zoned one (ZNS, /dev/nvme0n2): 16 zones of 4 MiB holding
-		# 3 MiB, 4 open and active at most.
+		# Namespace 1 the drive tests write to, 2 (unless --no-zns) a
+		# zoned one (ZNS): 16 zones of 4 MiB holding 3 MiB, 4 open and
+		# active at most. 6.7+ scans namespaces in parallel: which is
+		# nvme0n1 varies; tests find them by nsid (tests/lib/rc).
 		qemu+=(-drive "file=$out/nvme.img,if=none,id=nvm,format=raw"
-		       -drive "file=$out/zns.img,if=none,id=zns,format=raw"
 		       -device "nvme,id=nvme0,serial=blkgen0001,max_ioqpairs=4"
-		       -device "nvme-ns,drive=nvm,bus=nvme0,nsid=1"
-		       -device "nvme-ns,drive=zns,bus=nvme0,nsid=2,zoned=on,zoned.zone_size=4M,zoned.zone_capacity=3M,zoned.max_open=4,zoned.max_active=4")
+		       -device "nvme-ns,drive=nvm,bus=nvme0,nsid=1")
+		[ "$VM_ZNS" = 0 ] ||
+			qemu+=(-drive "file=$out/zns.img,if=none,id=zns,format=raw"
+			       -device "nvme-ns,drive=zns,bus=nvme0,nsid=2,zoned=on,zoned.zone_size=4M,zoned.zone_capacity=3M,zoned.max_open=4,zoned.max_active=4")
 	fi
 	if [ -n "$net_port" ]; then
 		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
