@@ -59,7 +59,8 @@ int cfs_list(const char *dir, char ***names);
 void cfs_free_list(char **names, int n);
 int cfs_remove_job(const char *job);
 uint64_t cfs_dev_bytes(const char *dev);
-int cfs_dev_zoned(const char *dev, uint64_t *writable);
+int cfs_dev_zoned(const char *dev, uint32_t io, uint64_t *writable,
+		  uint64_t *fill_ios);
 int cfs_reset_zones(const char *dev);
 void cfs_device_id(const char *dev, const char *what, char *buf, size_t len);
 

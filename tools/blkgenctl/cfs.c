@@ -365,12 +365,14 @@ uint64_t cfs_dev_bytes(const char *dev)
 }
 
 /*
- * Whether @dev is a zoned block device, and if so the bytes it can hold:
- * its sequential zones' capacity and its conventional zones' size (a zone
- * report). 1 zoned, 0 not (or not a block device), -errno if the report
- * fails.
+ * Whether @dev is a zoned block device, and if so the bytes its writable
+ * zones hold (sequential zones' capacity, conventional zones' size; not
+ * the read-only or offline ones) and the writes of @io bytes that fill
+ * them, zone by zone (a write never crosses a zone). 1 zoned, 0 not,
+ * -errno if it cannot be opened or reported.
  */
-int cfs_dev_zoned(const char *dev, uint64_t *writable)
+int cfs_dev_zoned(const char *dev, uint32_t io, uint64_t *writable,
+		  uint64_t *fill_ios)
 {
 	const unsigned int batch = 128;
 	struct blk_zone_report *rep;
@@ -379,9 +381,10 @@ int cfs_dev_zoned(const char *dev, uint64_t *writable)
 	int fd, ret = 0;
 
 	*writable = 0;
+	*fill_ios = 0;
 	fd = dev && *dev ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
-		return 0;
+		return -errno;
 	if (ioctl(fd, BLKGETNRZONES, &nr) || !nr) {
 		close(fd);
 		return 0;
@@ -404,13 +407,23 @@ int cfs_dev_zoned(const char *dev, uint64_t *writable)
 		}
 		for (i = 0; i < rep->nr_zones; i++) {
 			const struct blk_zone *z = &rep->zones[i];
+			uint64_t bytes = (z->type == BLK_ZONE_TYPE_CONVENTIONAL ||
+					  !(rep->flags & BLK_ZONE_REP_CAPACITY) ?
+					  z->len : z->capacity) << 9;
 
-			*writable += (z->type == BLK_ZONE_TYPE_CONVENTIONAL ||
-				      !(rep->flags & BLK_ZONE_REP_CAPACITY) ?
-				      z->len : z->capacity) << 9;
+			if (z->cond != BLK_ZONE_COND_READONLY &&
+			    z->cond != BLK_ZONE_COND_OFFLINE) {
+				*writable += bytes;
+				*fill_ios += (bytes + io - 1) / io;
+			}
+			if (z->start + z->len <= sector) {	/* no progress */
+				ret = -EIO;
+				goto out;
+			}
 			sector = z->start + z->len;
 		}
 	}
+out:
 	free(rep);
 	close(fd);
 	return ret;
@@ -428,6 +441,10 @@ int cfs_reset_zones(const char *dev)
 
 	if (fd < 0)
 		return -errno;
+	if (!bytes) {
+		close(fd);
+		return -EIO;
+	}
 	r.nr_sectors = bytes >> 9;
 	if (ioctl(fd, BLKRESETZONE, &r))
 		ret = -errno;

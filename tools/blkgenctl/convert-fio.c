@@ -528,27 +528,44 @@ static int same(struct fio *f, const struct fio_job *first,
 	return 0;
 }
 
-/* fio's zone_reset_threshold/frequency (0..1) as blkgen's percent. */
-static int zone_pct(struct fio *f, struct conv_run *r,
-		    const struct fio_job *j, struct conv_sect *s,
-		    const char *key, int min)
+/*
+ * fio's periodic zone resets: once the written share of the zones passes
+ * zone_reset_threshold (0..1, default 0), a reset per 1 / zone_reset_
+ * frequency writes (0..1, default 0: none). blkgen's keys are percents,
+ * its threshold 100 meaning none (zoned.rst): both are set, or neither.
+ */
+static int zone_resets(struct fio *f, struct conv_run *r,
+		       const struct fio_job *j, struct conv_sect *s)
 {
-	const char *v;
-	double d;
-	int line, pct;
+	const char *tv, *fv;
+	double t = 0, fr = 0;
+	int tl = 0, fl = 0, tp, fp;
 
-	v = get(j, f, key, &line);
-	if (!v)
+	tv = get(j, f, "zone_reset_threshold", &tl);
+	fv = get(j, f, "zone_reset_frequency", &fl);
+	if (tv && (conv_number(tv, &t) || t < 0 || t > 1))
+		return conv_error(f->c, tl, "zone_reset_threshold=%s: expected 0..1", tv);
+	if (fv && (conv_number(fv, &fr) || fr < 0 || fr > 1))
+		return conv_error(f->c, fl, "zone_reset_frequency=%s: expected 0..1", fv);
+	if (!fr || t >= 1) {
+		if (tv || fv)
+			conv_note(f->c, r, "[%s] %s: no periodic resets, as fio (a full zone is reset when no other is left)",
+				  j->name, !fv ? "no zone_reset_frequency" :
+				  !fr ? "zone_reset_frequency=0" :
+				  "zone_reset_threshold=1");
 		return 0;
-	if (conv_number(v, &d) || d < 0 || d > 1)
-		return conv_error(f->c, line, "%s=%s: expected 0..1", key, v);
-	pct = (int)lround(d * 100);
-	if (pct < min)
-		pct = min;
-	conv_set(s, key, "%d", pct);
-	if (fabs(d * 100 - pct) > 1e-9)
-		conv_note(f->c, r, "[%s] %s=%s: %d%% (blkgen takes whole percents, at least %d)",
-			  j->name, key, v, pct, min);
+	}
+	tp = (int)lround(t * 100);
+	if (tp > 99)
+		tp = 99;
+	fp = (int)lround(fr * 100);
+	if (fp < 1)
+		fp = 1;
+	conv_set(s, "zone_reset_threshold", "%d", tp);
+	conv_set(s, "zone_reset_frequency", "%d", fp);
+	if (fabs(t * 100 - tp) > 1e-9 || fabs(fr * 100 - fp) > 1e-9)
+		conv_note(f->c, r, "[%s] zone_reset_threshold=%s, zone_reset_frequency=%s: %d%% and %d%% (blkgen takes whole percents: a threshold below 100, a frequency of at least 1)",
+			  j->name, tv ? tv : "0", fv, tp, fp);
 	return 0;
 }
 
@@ -573,12 +590,12 @@ static int zoned(struct fio *f, struct conv_run *r, const struct fio_job *j,
 		static const char *const zbd_only[] = { "max_open_zones",
 			"job_max_open_zones", "zone_reset_threshold",
 			"zone_reset_frequency", "read_beyond_wp",
-			"ignore_zone_limits", NULL };
+			"ignore_zone_limits", "zonecapacity", "zonerange",
+			NULL };
 
-		for (k = from_device; *k; k++)
-			if (get(j, f, *k, &line))
-				return conv_error(f->c, line, "%s without zonemode=zbd (zonemode=strided) is not supported",
-						  *k);
+		/* zonesize alone makes fio stride; the others it ignores. */
+		if (get(j, f, "zonesize", &line))
+			return conv_error(f->c, line, "zonesize without zonemode=zbd (fio's zonemode=strided) is not supported");
 		for (k = zbd_only; *k; k++)
 			if (get(j, f, *k, &line))
 				conv_note(f->c, r, "[%s] %s: ignored without zonemode=zbd, as fio does",
@@ -602,8 +619,7 @@ static int zoned(struct fio *f, struct conv_run *r, const struct fio_job *j,
 			return conv_error(f->c, line, "max_open_zones=%s: expected a whole number", v);
 		conv_set(s, "max_open_zones", "%.0f", d);
 	}
-	if (zone_pct(f, r, j, s, "zone_reset_threshold", 0) ||
-	    zone_pct(f, r, j, s, "zone_reset_frequency", 1))
+	if (zone_resets(f, r, j, s))
 		return -1;
 	if (get_bool(j, f, "read_beyond_wp"))
 		conv_set(s, "read_beyond_wp", "1");

@@ -62,6 +62,7 @@ struct review {
 	unsigned int desktops;	/* the VDI trace's of the workload running */
 	bool probing;		/* a VDI trace's run: not a point of the total */
 	uint64_t zone_bytes;	/* a zoned device: what its zones hold */
+	uint64_t zone_fill;	/* ... and the 128 KiB writes that fill them */
 };
 
 static const char *review_usage =
@@ -835,7 +836,7 @@ static int precondition(struct review *rv)
 			return EXIT_FAIL;
 		}
 		snprintf(zfill, sizeof(zfill), "io_limit=%llu",
-			 (unsigned long long)((rv->zone_bytes + (128 << 10) - 1) >> 17));
+			 (unsigned long long)rv->zone_fill);
 		fill_sets[0] = zfill;
 		say(rv, "precondition: zoned: every zone reset, then filled once with 128 KiB writes at the write pointers (%.1f MB)",
 		    rv->zone_bytes / 1e6);
@@ -1295,10 +1296,18 @@ int cmd_review(int argc, char **argv)
 	}
 	/*
 	 * A zoned drive takes writes only at write pointers: the reviews'
-	 * fill and random writes do not apply, a zoned suite's do.
+	 * fill and random writes do not apply, a zoned suite's do (and its
+	 * fill alone: PTS purges and rounds of regular random writes).
 	 */
+	if (rv.suite.zoned && !strcmp(rv.precondition, "pts")) {
+		fprintf(stderr, "blkgenctl: review: suite %s is for zoned drives: --precondition fill or none, not pts (a purge and rounds of random writes anywhere)\n",
+			rv.suite.name);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (rv.dev) {
-		int zoned = cfs_dev_zoned(rv.dev, &rv.zone_bytes);
+		int zoned = cfs_dev_zoned(rv.dev, 128 << 10, &rv.zone_bytes,
+					  &rv.zone_fill);
 
 		if (zoned < 0) {
 			fprintf(stderr, "blkgenctl: review: cannot report the zones of %s: %s\n",
@@ -1315,6 +1324,12 @@ int cmd_review(int argc, char **argv)
 		if (!zoned && rv.suite.zoned) {
 			fprintf(stderr, "blkgenctl: review: suite %s is for zoned devices; %s is not one\n",
 				rv.suite.name, rv.dev);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (zoned && !rv.zone_fill) {
+			fprintf(stderr, "blkgenctl: review: every zone of %s is read-only or offline\n",
+				rv.dev);
 			ret = EXIT_USAGE;
 			goto out;
 		}
