@@ -272,8 +272,8 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 
 	dev_open = bdev_max_open_zones(bdev);
 	dev_active = bdev_max_active_zones(bdev);
-	if ((dev_active && rep.active_out >= dev_active) ||
-	    (dev_open && rep.open_out >= dev_open)) {
+	if (write && ((dev_active && rep.active_out >= dev_active) ||
+		      (dev_open && rep.open_out >= dev_open))) {
 		blkgen_job_set_error(job,
 				     "%s: %u zones of %s outside the range are open or closed, its limit (EBUSY)",
 				     blkgen_wl_name(wl), rep.active_out,
@@ -281,8 +281,10 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 		ret = -EBUSY;
 		goto out_drop;
 	}
-	limit = min_not_zero(dev_open ? dev_open - rep.open_out : 0,
-			     dev_active ? dev_active - rep.active_out : 0);
+	limit = min_not_zero(dev_open > rep.open_out ?
+			     dev_open - rep.open_out : 0,
+			     dev_active > rep.active_out ?
+			     dev_active - rep.active_out : 0);
 	if (limit && wl->max_open_zones > limit) {
 		blkgen_job_set_error(job,
 				     "%s: max_open_zones %u is above the %u zones %s can have open (EINVAL)",
@@ -403,9 +405,13 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 		if (++j == zd->nr)
 			j = 0;
 	}
-	if (zd->nr_open >= zd->max_open)
+	/*
+	 * Every zone is full or taken: reset a full one and open it, but
+	 * only for a worker with no room left in its own (else a fill of
+	 * the range would reset zones before it filled the last ones).
+	 */
+	if (zd->nr_open >= zd->max_open || zr->nr_room)
 		goto none;
-	/* Every zone is full or taken: reset a full one and open it. */
 	j = blkgen_zone_find_full(zd, from);
 	if (j == BLKGEN_ZONE_NONE)
 		goto none;
