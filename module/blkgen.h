@@ -533,6 +533,10 @@ void blkgen_verify_run_end(struct blkgen_job *job);
 bool blkgen_verify_hold(struct blkgen_vtable *vt, u64 offset, u32 size,
 			u64 *blk, u32 *nr);
 void blkgen_verify_release(struct blkgen_vtable *vt, u64 blk, u32 nr);
+bool blkgen_verify_zone_hold(struct blkgen_vtable *vt, u64 offset, u64 bytes);
+void blkgen_verify_zone_reset(struct blkgen_vtable *vt, u64 offset, u64 bytes);
+void blkgen_verify_append_moved(struct blkgen_workload *wl, u64 blk, u32 nr,
+				u64 landed, u64 res[3]);
 void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
 			 u64 blk, u32 nr);
 void blkgen_verify_unstamp(struct blkgen_vtable *vt, struct page **pages,

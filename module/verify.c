@@ -206,6 +206,26 @@ int blkgen_verify_check_overlap(struct blkgen_job *job)
 	return 0;
 }
 
+/* Take blocks @b .. @b + @n - 1, or none if an I/O holds one. */
+static bool blkgen_vt_take(struct blkgen_vtable *vt, u64 b, u64 n)
+{
+	u64 i;
+	u8 old;
+
+	for (i = 0; i < n; i++) {
+		do {
+			old = READ_ONCE(vt->ent[b + i]);
+			if (old & BLKGEN_VT_BUSY) {
+				while (i--)
+					blkgen_verify_release(vt, b + i, 1);
+				return false;
+			}
+		} while (cmpxchg(&vt->ent[b + i], old,
+				 old | BLKGEN_VT_BUSY) != old);
+	}
+	return true;
+}
+
 /**
  * blkgen_verify_hold() - Take the blocks of an I/O.
  * @vt: the table
@@ -219,23 +239,9 @@ int blkgen_verify_check_overlap(struct blkgen_job *job)
 bool blkgen_verify_hold(struct blkgen_vtable *vt, u64 offset, u32 size,
 			u64 *blk, u32 *nr)
 {
-	u64 b = div_u64(offset - vt->start, vt->block);
-	u32 n = size / vt->block, i;
-	u8 old;
-
-	*blk = b;
-	*nr = n;
-	for (i = 0; i < n; i++) {
-		do {
-			old = READ_ONCE(vt->ent[b + i]);
-			if (old & BLKGEN_VT_BUSY) {
-				blkgen_verify_release(vt, b, i);
-				return false;
-			}
-		} while (cmpxchg(&vt->ent[b + i], old,
-				 old | BLKGEN_VT_BUSY) != old);
-	}
-	return true;
+	*blk = div_u64(offset - vt->start, vt->block);
+	*nr = size / vt->block;
+	return blkgen_vt_take(vt, *blk, *nr);
 }
 
 /**
@@ -255,6 +261,66 @@ void blkgen_verify_release(struct blkgen_vtable *vt, u64 blk, u32 nr)
 			old = READ_ONCE(vt->ent[blk + i]);
 		} while (cmpxchg(&vt->ent[blk + i], old,
 				 old & ~BLKGEN_VT_BUSY) != old);
+	}
+}
+
+/**
+ * blkgen_verify_zone_hold() - Take every block of a zone about to be reset.
+ * @vt: the table
+ * @offset: byte offset of the zone's start (a block boundary in the table)
+ * @bytes: its capacity (whole blocks)
+ *
+ * Return: true if every block was free and is now held; false if an I/O
+ * holds one (a read placed before the zone was chosen: nothing is held
+ * then, and the zone is not reset now).
+ */
+bool blkgen_verify_zone_hold(struct blkgen_vtable *vt, u64 offset, u64 bytes)
+{
+	u64 b = div_u64(offset - vt->start, vt->block);
+	u64 n = div_u64(bytes, vt->block), i, k;
+
+	/* In steps: a zone of a ZNS drive can have a million blocks. */
+	for (i = 0; i < n; i += k) {
+		k = min_t(u64, n - i, 0x10000);
+		if (!blkgen_vt_take(vt, b + i, k)) {
+			for (k = 0; k < i; k++)
+				blkgen_verify_release(vt, b + k, 1);
+			return false;
+		}
+		cond_resched();
+	}
+	return true;
+}
+
+/**
+ * blkgen_verify_zone_reset() - A zone whose blocks are held was reset (or
+ * its reset failed): its blocks' content is unknown; release them.
+ * @vt: the table
+ * @offset: as to blkgen_verify_zone_hold()
+ * @bytes: as to blkgen_verify_zone_hold()
+ *
+ * A written block becomes unknown, so that its next write takes a
+ * generation none of its old data has: a write lost after the reset reads
+ * stale, not as the old data of the same generation. A block never
+ * written stays so (a reset zone reads zeroes, or what the device's
+ * deallocated blocks read as).
+ */
+void blkgen_verify_zone_reset(struct blkgen_vtable *vt, u64 offset, u64 bytes)
+{
+	u64 b = div_u64(offset - vt->start, vt->block);
+	u64 n = div_u64(bytes, vt->block), i;
+	u8 old, gen;
+
+	for (i = 0; i < n; i++) {
+		do {
+			old = READ_ONCE(vt->ent[b + i]);
+			gen = old & BLKGEN_VT_GEN;
+		} while (cmpxchg(&vt->ent[b + i], old,
+				 gen && gen != BLKGEN_GEN_UNKNOWN ?
+				 blkgen_ent_unknown(gen) :
+				 old & ~BLKGEN_VT_BUSY) != old);
+		if (!(i & 0xffff))
+			cond_resched();
 	}
 }
 
@@ -435,6 +501,56 @@ void blkgen_verify_check(struct blkgen_workload *wl, struct page **pages,
 	res[0] += checked;
 	res[1] += bad;
 	res[2] += ctx.unflushed;
+}
+
+/**
+ * blkgen_verify_append_moved() - A zone append did not land where it was
+ * stamped for.
+ * @wl: the workload
+ * @blk: the first block it held (its reserved place, at the write pointer)
+ * @nr: blocks it held
+ * @landed: the sector the device says it wrote the data to
+ * @res: counts, as blkgen_verify_check()'s
+ *
+ * With verify, a zone takes one append at a time, so the one place the
+ * device may put it is the write pointer: anywhere else the data is
+ * misdirected, reported as such at @landed (its home the reserved place).
+ * The reserved place's content is unknown now (its held blocks are
+ * released), and so is the landed place's, whose blocks keep reading as
+ * misdirected until they are written again (a block another I/O holds is
+ * left to it).
+ */
+void blkgen_verify_append_moved(struct blkgen_workload *wl, u64 blk, u32 nr,
+				u64 landed, u64 res[3])
+{
+	struct blkgen_vtable *vt = &wl->vt;
+	struct blkgen_vctx ctx = { .wl = wl };
+	struct blkgen_mismatch m = {
+		.sector = landed,
+		.home = (vt->start >> SECTOR_SHIFT) +
+			blk * (vt->block >> SECTOR_SHIFT),
+		.cls = BLKGEN_V_MISDIRECTED,
+		.found = blkgen_ent_next(READ_ONCE(vt->ent[blk])),
+	};
+	u64 at = landed << SECTOR_SHIFT, b, i;
+	u8 old, gen;
+
+	blkgen_verify_commit(vt, blk, nr, false);
+	b = at >= vt->start ? div_u64(at - vt->start, vt->block) : vt->nr;
+	if (b < vt->nr)
+		m.expected = READ_ONCE(vt->ent[b]) & BLKGEN_VT_GEN;
+	blkgen_vreport(&ctx, &m);
+	res[1] += nr;
+	for (i = b; i < b + nr && i < vt->nr; i++) {
+		do {
+			old = READ_ONCE(vt->ent[i]);
+			gen = old & BLKGEN_VT_GEN;
+			if (!gen || gen == BLKGEN_GEN_UNKNOWN ||
+			    (old & BLKGEN_VT_BUSY))
+				break;
+		} while (cmpxchg(&vt->ent[i], old,
+				 blkgen_ent_unknown(gen)) != old);
+	}
 }
 
 /*

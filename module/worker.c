@@ -85,7 +85,12 @@ MODULE_PARM_DESC(spin_us,
  * @zwait: zoned: a write parked for want of a zone, its draw kept (in
  *	@zoff and @size): it stays the write it was drawn as, so that the
  *	mix is the pattern's
- * @zoff: its offset as drawn
+ * @zvwait: zoned, verify: a write whose place is reserved (@zone, at
+ *	@zoff, @size bytes) waits for its blocks, held by a read; it is
+ *	never drawn again
+ * @zoff: the offset of a write parked with @zwait or @zvwait; of a zone
+ *	append in flight, where it was stamped for (its zone's write
+ *	pointer)
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
@@ -110,6 +115,7 @@ struct blkgen_slot {
 	bool queued;
 	u32 zone;
 	bool zwait;
+	bool zvwait;
 	u64 zoff;
 	sector_t sector;
 	blk_opf_t opf;
@@ -369,9 +375,15 @@ static bool blkgen_vhold(struct blkgen_wl_run *r, struct blkgen_slot *s,
 			s->vheld = true;
 			return true;
 		}
-		if (r->pass)
+		/* A zoned write's place is reserved: it waits for it. */
+		if (r->pass || s->zone != BLKGEN_ZONE_NONE)
 			break;
 		blkgen_pattern_next(&r->wl->pattern, &r->stream, c);
+		/* A zoned read stays a read, placed below a write pointer. */
+		if (r->zoned) {
+			c->write = false;
+			blkgen_zoned_read(r->wl, &r->zr, c);
+		}
 	}
 	return false;
 }
@@ -400,6 +412,13 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 {
 	struct blkgen_choice c;
 
+	if (s->zvwait) {
+		c.write = true;
+		c.offset = s->zoff;
+		c.size = s->size;
+		s->zvwait = false;
+		goto hold;
+	}
 	if (s->zwait) {
 		c.write = true;
 		c.offset = s->zoff;
@@ -418,14 +437,25 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 			s->size = c.size;
 			goto park;
 		}
-	} else if (r->zoned) {
+	} else if (r->zoned && !r->pass) {
 		blkgen_zoned_read(r->wl, &r->zr, &c);
 	}
-	if (r->verify && !blkgen_vhold(r, s, &c))
+hold:
+	if (r->verify && !blkgen_vhold(r, s, &c)) {
+		if (s->zone != BLKGEN_ZONE_NONE) {
+			s->zvwait = true;
+			s->zoff = c.offset;
+			s->size = c.size;
+		}
 		goto park;
+	}
 	blkgen_set_io(r, s, &c);
-	if (s->zone != BLKGEN_ZONE_NONE && r->wl->zd.append)
+	if (s->zone != BLKGEN_ZONE_NONE && r->wl->zd.append) {
+		/* To the zone's start; the device says where it went. */
 		s->opf = (s->opf & ~REQ_OP_MASK) | REQ_OP_ZONE_APPEND;
+		s->zoff = c.offset;
+		s->sector &= ~((1ULL << r->wl->zd.shift) - 1);
+	}
 	if (r->verify && c.write)
 		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
 	else if (r->verify)
@@ -642,21 +672,35 @@ static struct blkgen_interval *blkgen_ival(struct blkgen_wl_run *r, u64 end)
 	return &r->stats->ival_open;
 }
 
-/* Verify: check a read, commit a write, and let go of the blocks. */
-static void blkgen_vdone(struct blkgen_wl_run *r, struct blkgen_slot *s)
+/*
+ * Verify: check a read, commit a write, and let go of the blocks. True if
+ * a zone append landed elsewhere than its place (the zone's write pointer
+ * is to be read again).
+ */
+static bool blkgen_vdone(struct blkgen_wl_run *r, struct blkgen_slot *s)
 {
 	struct blkgen_vtable *vt = &r->wl->vt;
 
 	s->vheld = false;
 	if (s->write) {
+		/* An append's place: the sector the device wrote it to. */
+		if (s->zone != BLKGEN_ZONE_NONE && r->wl->zd.append &&
+		    s->status == BLK_STS_OK &&
+		    s->bio.bi_iter.bi_sector != s->zoff >> SECTOR_SHIFT) {
+			blkgen_verify_append_moved(r->wl, s->vblk, s->vnr,
+						   s->bio.bi_iter.bi_sector,
+						   r->stats->verify);
+			return true;
+		}
 		blkgen_verify_commit(vt, s->vblk, s->vnr,
 				     s->status == BLK_STS_OK);
-		return;
+		return false;
 	}
 	if (s->status == BLK_STS_OK)
 		blkgen_verify_check(r->wl, s->pages, s->vblk, s->vnr,
 				    r->stats->verify);
 	blkgen_verify_release(vt, s->vblk, s->vnr);
+	return false;
 }
 
 static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
@@ -664,16 +708,17 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 	struct blkgen_stats *st = r->stats;
 	struct blkgen_interval *iv;
 	u64 lat, end;
+	bool wr, moved = false;
 	u32 size;
-	bool wr;
 
 	s->inflight = false;
 	r->w->inflight--;
 	if (s->vheld)
-		blkgen_vdone(r, s);
+		moved = blkgen_vdone(r, s);
 	if (s->zone != BLKGEN_ZONE_NONE) {
+		/* A moved append: the device's write pointer is the truth. */
 		blkgen_zoned_done(r->wl, &r->zr, s->zone, s->size,
-				  s->status == BLK_STS_OK);
+				  s->status == BLK_STS_OK && !moved);
 		s->zone = BLKGEN_ZONE_NONE;
 	}
 	if (unlikely(s->status != BLK_STS_OK)) {
@@ -954,6 +999,7 @@ static void blkgen_unissue(struct blkgen_wl_run *r, struct blkgen_slot *s)
 		s->vheld = false;
 	}
 	s->zwait = false;
+	s->zvwait = false;
 	/* Refused before it reached the device (EAGAIN): its room back. */
 	if (s->zone != BLKGEN_ZONE_NONE) {
 		blkgen_zoned_done(r->wl, &r->zr, s->zone, s->size, false);
@@ -1002,7 +1048,7 @@ static void blkgen_retry(struct blkgen_worker *w)
 			/* Past the deadline it would wait on: never issued. */
 			if (READ_ONCE(w->job->stop) || now >= r->t_deadline) {
 				blkgen_unissue(r, s);
-			} else if (r->zstuck) {
+			} else if (r->zstuck && !s->zvwait) {
 				s->parked = true;
 				blkgen_retry_add(w, s);
 				w->nr_parked++;

@@ -140,6 +140,55 @@ void blkgen_zoned_drop(struct blkgen_workload *wl)
 	zd->nr = 0;
 }
 
+/* @sectors rounded down to a whole number of the pattern's alignment. */
+static u64 blkgen_zalign(const struct blkgen_pattern *p, u64 sectors)
+{
+	u32 a = p->align >> SECTOR_SHIFT;
+	u64 q = sectors;
+
+	if (is_power_of_2(a))
+		return sectors & ~(u64)(a - 1);
+	return sectors - do_div(q, a);
+}
+
+/*
+ * Verify keeps a table of blocks (the pattern's alignment) from the
+ * range's start: every zone must start on one, and its I/O (at most its
+ * capacity) end on one.
+ */
+static bool blkgen_zoned_verify_fits(const struct blkgen_zoned *zd,
+				     const struct blkgen_pattern *p)
+{
+	u64 first = (u64)zd->first << zd->shift;
+	u32 i;
+
+	if (blkgen_zalign(p, 1ULL << zd->shift) != 1ULL << zd->shift ||
+	    blkgen_zalign(p, first - (p->start >> SECTOR_SHIFT)) !=
+	    first - (p->start >> SECTOR_SHIFT))
+		return false;
+	for (i = 0; i < zd->nr; i++)
+		if (zd->z[i].state != BLKGEN_ZONE_CONV &&
+		    blkgen_zalign(p, zd->z[i].cap) != zd->z[i].cap)
+			return false;
+	return true;
+}
+
+/*
+ * Verify: the first partly written zone whose write pointer is not on a
+ * table block (its next write would not be), BLKGEN_ZONE_NONE if none.
+ */
+static u32 blkgen_zoned_verify_wp(const struct blkgen_zoned *zd,
+				  const struct blkgen_pattern *p)
+{
+	u32 i;
+
+	for (i = 0; i < zd->nr; i++)
+		if (zd->z[i].state == BLKGEN_ZONE_ACTIVE &&
+		    blkgen_zalign(p, zd->z[i].wp) != zd->z[i].wp)
+			return i;
+	return BLKGEN_ZONE_NONE;
+}
+
 /**
  * blkgen_zoned_prepare() - Set up a workload's zones for a run.
  * @job: the job, job->lock held
@@ -163,7 +212,7 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	const struct blkgen_pattern *p = &wl->pattern;
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zreport rep = { .zd = zd, .min_cap = U32_MAX };
-	u32 zs, dev_open, dev_active, limit, first, last;
+	u32 zs, dev_open, dev_active, limit, first, last, bad;
 	u64 bytes;
 	int ret;
 
@@ -183,11 +232,10 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     blkgen_wl_name(wl), wl->device, zs);
 		return -EOPNOTSUPP;
 	}
-	if (write && (wl->verify || wl->replay)) {
+	if (write && wl->replay) {
 		blkgen_job_set_error(job,
-				     "%s: %s is zoned: blkgen cannot yet %s writes to zones (EOPNOTSUPP)",
-				     blkgen_wl_name(wl), wl->device,
-				     wl->verify ? "verify" : "replay");
+				     "%s: %s is zoned: blkgen cannot yet replay writes to zones (EOPNOTSUPP)",
+				     blkgen_wl_name(wl), wl->device);
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -263,6 +311,21 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     wl->device);
 		goto out_drop;
 	}
+	if (wl->verify && !blkgen_zoned_verify_fits(zd, p)) {
+		blkgen_job_set_error(job,
+				     "%s: verify on %s needs its zones' starts and capacities to be whole blocks of %u bytes (the smallest size) from the range's start (EINVAL)",
+				     blkgen_wl_name(wl), wl->device, p->align);
+		goto out_drop;
+	}
+	bad = wl->verify ? blkgen_zoned_verify_wp(zd, p) : BLKGEN_ZONE_NONE;
+	if (bad != BLKGEN_ZONE_NONE) {
+		blkgen_job_set_error(job,
+				     "%s: verify: the zone of %s at sector %llu holds %u sectors, not whole blocks of %u bytes: reset or finish it (EINVAL)",
+				     blkgen_wl_name(wl), wl->device,
+				     (u64)(zd->first + bad) << zd->shift,
+				     zd->z[bad].wp, p->align);
+		goto out_drop;
+	}
 	if (write && rep.nr_seq && !rep.nr_usable) {
 		blkgen_job_set_error(job,
 				     "%s: every zone of the range of %s is read-only or offline (EINVAL)",
@@ -306,6 +369,7 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	zd->period = 100 / wl->zone_reset_frequency;
 	zd->append = wl->zone_append;
 	zd->beyond_wp = wl->read_beyond_wp;
+	zd->verify = wl->verify;
 	return 0;
 
 out_drop:
@@ -330,14 +394,28 @@ static u64 blkgen_zone_start(const struct blkgen_zoned *zd, u32 i)
 	return (u64)(zd->first + i) << zd->shift;
 }
 
-/* Reset a zone that no I/O of ours writes to (its state BUSY). */
+/* blkgen_zone_reset(): a read holds blocks of the zone */
+#define BLKGEN_ZONE_HELD	1
+
+/*
+ * Reset a zone that no I/O of ours writes to (its state BUSY). With
+ * verify, its blocks are taken first (a read placed before the zone was
+ * chosen may hold some: BLKGEN_ZONE_HELD, the zone is left as it was) and
+ * are unknown after the reset. Else 0 or the reset's negative errno.
+ */
 static int blkgen_zone_reset(struct blkgen_workload *wl, u32 i)
 {
 	struct blkgen_zoned *zd = &wl->zd;
+	u64 at = blkgen_zone_start(zd, i) << SECTOR_SHIFT;
+	u64 bytes = (u64)zd->z[i].cap << SECTOR_SHIFT;
 	int ret;
 
+	if (zd->verify && !blkgen_verify_zone_hold(&wl->vt, at, bytes))
+		return BLKGEN_ZONE_HELD;
 	ret = blkgen_zone_mgmt(wl->dev.bdev, REQ_OP_ZONE_RESET,
 			       blkgen_zone_start(zd, i), 1ULL << zd->shift);
+	if (zd->verify)
+		blkgen_verify_zone_reset(&wl->vt, at, bytes);
 	if (ret)
 		blkgen_job_fail(wl->job,
 				"%s: %s: a zone reset at sector %llu failed (%s)",
@@ -347,13 +425,31 @@ static int blkgen_zone_reset(struct blkgen_workload *wl, u32 i)
 	return ret;
 }
 
-/* A full zone nobody writes to, from @from on; zd->lock held. */
+/*
+ * Zone @j, full or left for a reset, is about to be reset: reads stay off
+ * it from now on (it is being emptied). zd->lock held.
+ */
+static void blkgen_zone_take_full(struct blkgen_zoned *zd, u32 j)
+{
+	lockdep_assert_held(&zd->lock);
+	if (zd->z[j].state == BLKGEN_ZONE_FULL) {
+		WRITE_ONCE(zd->z[j].done, 0);
+		zd->full_sectors -= zd->z[j].cap;
+	}
+	zd->z[j].state = BLKGEN_ZONE_BUSY;
+}
+
+/*
+ * A full zone nobody writes to, or one left for a reset, from @from on;
+ * zd->lock held.
+ */
 static u32 blkgen_zone_find_full(struct blkgen_zoned *zd, u32 from)
 {
 	u32 k, j;
 
 	for (k = 0, j = from; k < zd->nr; k++) {
-		if (zd->z[j].state == BLKGEN_ZONE_FULL)
+		if (zd->z[j].state == BLKGEN_ZONE_FULL ||
+		    zd->z[j].state == BLKGEN_ZONE_RESET)
 			return j;
 		if (++j == zd->nr)
 			j = 0;
@@ -386,6 +482,7 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 {
 	struct blkgen_zoned *zd = &wl->zd;
 	u32 k, j;
+	int ret;
 
 	/* Nothing to take: no budget, nothing partly written and idle. */
 	if (READ_ONCE(zd->nr_open) >= zd->max_open && !READ_ONCE(zd->nr_idle))
@@ -415,16 +512,16 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 	j = blkgen_zone_find_full(zd, from);
 	if (j == BLKGEN_ZONE_NONE)
 		goto none;
-	/* Reads stay off it from now on: it is being emptied. */
-	zd->z[j].state = BLKGEN_ZONE_BUSY;
-	WRITE_ONCE(zd->z[j].done, 0);
-	zd->full_sectors -= zd->z[j].cap;
+	blkgen_zone_take_full(zd, j);
 	zd->nr_open++;
 	spin_unlock(&zd->lock);
-	if (blkgen_zone_reset(wl, j)) {
+	ret = blkgen_zone_reset(wl, j);
+	if (ret) {
 		spin_lock(&zd->lock);
-		zd->z[j].state = BLKGEN_ZONE_DEAD;
 		zd->nr_open--;
+		/* A read held some of its blocks: reset it later. */
+		zd->z[j].state = ret == BLKGEN_ZONE_HELD ? BLKGEN_ZONE_RESET :
+				 BLKGEN_ZONE_DEAD;
 		goto none;
 	}
 	zr->cnt[BLKGEN_ZC_RESETS]++;
@@ -449,6 +546,7 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 {
 	struct blkgen_zoned *zd = &wl->zd;
 	u32 j;
+	int ret;
 
 	if (zd->thresh >= 100 ||
 	    READ_ONCE(zd->full_sectors) * 100 < zd->thresh * zd->cap_sectors ||
@@ -457,27 +555,35 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 	zr->since = 0;
 	spin_lock(&zd->lock);
 	j = blkgen_zone_find_full(zd, from);
-	if (j != BLKGEN_ZONE_NONE) {
-		zd->z[j].state = BLKGEN_ZONE_BUSY;
-		WRITE_ONCE(zd->z[j].done, 0);
-		zd->full_sectors -= zd->z[j].cap;
-	}
+	if (j != BLKGEN_ZONE_NONE)
+		blkgen_zone_take_full(zd, j);
 	spin_unlock(&zd->lock);
 	if (j == BLKGEN_ZONE_NONE)
 		return;
-	if (!blkgen_zone_reset(wl, j)) {
+	ret = blkgen_zone_reset(wl, j);
+	if (!ret) {
 		zr->cnt[BLKGEN_ZC_RESETS]++;
 		zd->z[j].wp = 0;
 	}
 	spin_lock(&zd->lock);
-	zd->z[j].state = zd->z[j].wp ? BLKGEN_ZONE_DEAD : BLKGEN_ZONE_EMPTY;
+	if (ret == BLKGEN_ZONE_HELD)
+		zd->z[j].state = BLKGEN_ZONE_RESET;
+	else
+		zd->z[j].state = zd->z[j].wp ? BLKGEN_ZONE_DEAD :
+				 BLKGEN_ZONE_EMPTY;
 	spin_unlock(&zd->lock);
 }
 
+/*
+ * Room left, and no write in flight unless appends may pile up: with
+ * verify, one append at a time, so that it can land only at the write
+ * pointer, where its blocks were stamped for.
+ */
 static bool blkgen_zone_writable(const struct blkgen_zoned *zd,
 				 const struct blkgen_zone *z)
 {
-	return z->wp < z->cap && (zd->append || !z->inflight);
+	return z->wp < z->cap &&
+	       ((zd->append && !zd->verify) || !z->inflight);
 }
 
 /* Drop zone @i from the worker's list: it is full, or nobody's. */
@@ -520,7 +626,9 @@ static void blkgen_zone_conv(const struct blkgen_zoned *zd,
  * The pattern's offset chooses the zone: if it is the worker's and free,
  * or can be opened, the write goes there; else to one of the worker's
  * open zones that can take it. The size is cut to the room left in the
- * zone; the room is the write's from now on.
+ * zone; the room is the write's from now on, and @c's offset is its
+ * place, at the write pointer (a zone append goes to the zone's start:
+ * the caller sends it there).
  *
  * Return: 0, or 1 if no zone can take a write now (wait for a
  * completion; if a reset failed, the run is failing).
@@ -561,8 +669,7 @@ int blkgen_zoned_write(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 found:
 	z = &zd->z[i];
 	c->size = min_t(u64, c->size, (u64)(z->cap - z->wp) << SECTOR_SHIFT);
-	c->offset = (blkgen_zone_start(zd, i) +
-		     (zd->append ? 0 : z->wp)) << SECTOR_SHIFT;
+	c->offset = (blkgen_zone_start(zd, i) + z->wp) << SECTOR_SHIFT;
 	z->wp += c->size >> SECTOR_SHIFT;
 	z->inflight++;
 	zr->nr_room -= z->wp == z->cap;
@@ -576,6 +683,27 @@ static int blkgen_zone_copy_cb(struct blk_zone *bz, unsigned int idx,
 {
 	*(struct blk_zone *)data = *bz;
 	return 0;
+}
+
+/*
+ * Verify, after a failed write: a write pointer inside a table block (a
+ * write done in part) would put the next write off its blocks. The zone
+ * is finished (full); the failed write's blocks are unknown already.
+ * Return: the finish's negative errno, else 0.
+ */
+static int blkgen_zone_finish_torn(struct blkgen_workload *wl, u32 i)
+{
+	struct blkgen_zoned *zd = &wl->zd;
+	struct blkgen_zone *z = &zd->z[i];
+	int ret;
+
+	if (!zd->verify || blkgen_zalign(&wl->pattern, z->wp) == z->wp)
+		return 0;
+	ret = blkgen_zone_mgmt(wl->dev.bdev, REQ_OP_ZONE_FINISH,
+			       blkgen_zone_start(zd, i), 1ULL << zd->shift);
+	if (!ret)
+		z->wp = z->cap;
+	return ret;
 }
 
 /*
@@ -609,11 +737,14 @@ static void blkgen_zone_refresh(struct blkgen_workload *wl,
 			case BLK_ZONE_COND_EXP_OPEN:
 			case BLK_ZONE_COND_CLOSED:
 				z->wp = min_t(u64, bz.wp - bz.start, z->cap);
+				if (blkgen_zone_finish_torn(wl, i))
+					goto dead;
 				break;
 			case BLK_ZONE_COND_FULL:
 				z->wp = z->cap;
 				break;
 			default:	/* read-only, offline: left alone */
+dead:
 				z->wp = z->cap;
 				spin_lock(&zd->lock);
 				z->state = BLKGEN_ZONE_DEAD;
@@ -714,7 +845,10 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 		if (done >= n) {
 			u64 at = (rel * (done - n + 1)) >> zd->shift;
 
-			at &= ~(u64)lbs_mask;
+			/* On a table block with verify, else a logical one. */
+			at = zd->verify ? blkgen_zalign(&wl->pattern, at) :
+			     at & ~(u64)lbs_mask;
+
 			c->offset = (blkgen_zone_start(zd, i) + at) <<
 				    SECTOR_SHIFT;
 			return;

@@ -17,6 +17,9 @@ enum blkgen_zone_state {
 	BLKGEN_ZONE_OPEN,	/* a worker writes to it */
 	BLKGEN_ZONE_FULL,	/* written to its capacity */
 	BLKGEN_ZONE_BUSY,	/* being reset */
+	BLKGEN_ZONE_RESET,	/* emptied for a reset that had to wait
+				 * (verify: a read held some of its blocks)
+				 */
 	BLKGEN_ZONE_DEAD,	/* read-only or offline: left alone */
 };
 
@@ -58,6 +61,8 @@ struct blkgen_zone {
  * @period: see @thresh
  * @append: write by zone append
  * @beyond_wp: reads go where the pattern says, written or not
+ * @verify: the workload verifies: a reset takes the zone's blocks in the
+ *	generation table first, and a zone takes one append at a time
  * @lock: protects @state, @owner, @nr_open, @full_sectors
  */
 struct blkgen_zoned {
@@ -74,6 +79,7 @@ struct blkgen_zoned {
 	u32 period;
 	bool append;
 	bool beyond_wp;
+	bool verify;
 	spinlock_t lock;	/* see above */
 };
 
