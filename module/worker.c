@@ -375,8 +375,12 @@ static bool blkgen_vhold(struct blkgen_wl_run *r, struct blkgen_slot *s,
 			s->vheld = true;
 			return true;
 		}
-		/* A zoned write's place is reserved: it waits for it. */
-		if (r->pass || s->zone != BLKGEN_ZONE_NONE)
+		/*
+		 * A zoned write waits for its place (reserved at a write
+		 * pointer, or in a conventional zone): the mix stays the
+		 * pattern's.
+		 */
+		if (r->pass || (r->zoned && c->write))
 			break;
 		blkgen_pattern_next(&r->wl->pattern, &r->stream, c);
 		/* A zoned read stays a read, placed below a write pointer. */
@@ -442,8 +446,10 @@ static noinline void blkgen_choose_submit_slow(struct blkgen_wl_run *r,
 	}
 hold:
 	if (r->verify && !blkgen_vhold(r, s, &c)) {
-		if (s->zone != BLKGEN_ZONE_NONE) {
-			s->zvwait = true;
+		/* A conventional zone's write is placed again, as drawn. */
+		if (r->zoned && c.write) {
+			s->zvwait = s->zone != BLKGEN_ZONE_NONE;
+			s->zwait = !s->zvwait;
 			s->zoff = c.offset;
 			s->size = c.size;
 		}
