@@ -62,6 +62,7 @@ uint64_t cfs_dev_bytes(const char *dev);
 int cfs_dev_zoned(const char *dev, uint32_t io, uint64_t *writable,
 		  uint64_t *fill_ios);
 int cfs_reset_zones(const char *dev);
+bool cfs_dev_is_zoned(const char *dev);
 void cfs_device_id(const char *dev, const char *what, char *buf, size_t len);
 
 /* A zoned workload's counters, as WL/ names them (zone_names[]). */
@@ -89,6 +90,7 @@ struct wl_result {
 	uint64_t verify_unflushed;	/* ... old, not covered by a flush */
 	uint64_t flushes;	/* flush_ms: flushes completed */
 	uint64_t zone[ZC_NR];	/* zoned: WL/zones_opened ... (zone_names) */
+	bool zoned;		/* on a zoned device: the counters are shown */
 	char *verify_log;	/* WL/verify_log, NULL if empty */
 	struct blkgen_interval *iv;
 	size_t nr_iv;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <linux/blkzoned.h>
@@ -362,6 +363,25 @@ uint64_t cfs_dev_bytes(const char *dev)
 	}
 	close(fd);
 	return size;
+}
+
+/*
+ * Whether block device @dev is zoned, by its queue's sysfs "zoned" (no
+ * open, no I/O): for the reports, which show a zoned workload's counters
+ * even when they are all 0.
+ */
+bool cfs_dev_is_zoned(const char *dev)
+{
+	char path[64], buf[32] = "";
+	struct stat st;
+
+	if (!dev[0] || stat(dev, &st) || !S_ISBLK(st.st_mode))
+		return false;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/zoned",
+		 major(st.st_rdev), minor(st.st_rdev));
+	if (cfs_read_text(path, buf, sizeof(buf)))
+		return false;
+	return !strncmp(buf, "host-", 5);
 }
 
 /*

@@ -148,8 +148,12 @@ static void add_counters(json_object *o, struct wl_result *w)
 	w->errors += json_object_get_uint64(json_member(o, "errors"));
 	w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
 	w->flushes += json_object_get_uint64(json_member(o, "flushes"));
-	for (i = 0; i < ZC_NR; i++)
-		w->zone[i] += json_object_get_uint64(json_member(o, zone_names[i]));
+	for (i = 0; i < ZC_NR; i++) {
+		json_object *z = json_member(o, zone_names[i]);
+
+		w->zone[i] += json_object_get_uint64(z);
+		w->zoned |= z != NULL;
+	}
 	if (v) {
 		w->verify_checked += json_object_get_uint64(json_member(v, "checked"));
 		w->verify_errors += json_object_get_uint64(json_member(v, "errors"));

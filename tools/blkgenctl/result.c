@@ -75,11 +75,16 @@ const char *const zone_names[ZC_NR] = {
 	"zone_reads_beyond_wp",
 };
 
-/* A zoned workload's results: any zone counter set. */
+/*
+ * A zoned workload's results: on a zoned device (or, from a file, with
+ * zone counters), or any zone counter set.
+ */
 bool wl_zoned(const struct wl_result *w)
 {
 	int i;
 
+	if (w->zoned)
+		return true;
 	for (i = 0; i < ZC_NR; i++)
 		if (w->zone[i])
 			return true;
@@ -218,6 +223,7 @@ int result_load(const char *job, struct job_result *r)
 			cfs_read_text(dev, r->wl[i].device,
 				      sizeof(r->wl[i].device));
 			free(dev);
+			r->wl[i].zoned = cfs_dev_is_zoned(r->wl[i].device);
 		}
 	}
 	return 0;
