@@ -301,7 +301,8 @@ bool blkgen_verify_zone_hold(struct blkgen_vtable *vt, u64 offset, u64 bytes)
  *
  * A written block becomes unknown, so that its next write takes a
  * generation none of its old data has: a write lost after the reset reads
- * stale, not as the old data of the same generation. A block never
+ * foreign (or stale, if the reset was lost too), never as old data of the
+ * same generation. A block never
  * written stays so (a reset zone reads zeroes, or what the device's
  * deallocated blocks read as).
  */
