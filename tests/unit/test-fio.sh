@@ -70,6 +70,21 @@ PY
 else
 	notok "merge of fio's json+: $(cat "$tmp/err")"
 fi
+# fio's zonemode=zbd puts zone_resets on the job: merge keeps them.
+$py - "$tmp/fio.json" > "$tmp/fz.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r['jobs'][0]['zone_resets'] = 5
+json.dump(r, sys.stdout)
+PY
+if "$ctl" merge "$tmp/fz.json" -o json > "$tmp/mz.json" 2> "$tmp/err" &&
+   [ "$(jq '.jobs[0].workloads[0].zone_resets' "$tmp/mz.json")" = 5 ] &&
+   "$ctl" merge "$tmp/fz.json" "$tmp/fz.json" -o fio 2> "$tmp/err" |
+	jq -e '.jobs[0].zone_resets == 10' > /dev/null; then
+	ok "merge reads fio's job-level zone_resets (zonemode=zbd), and sums them"
+else
+	notok "fio zone_resets: $(jq -c '.jobs[0].workloads[0]' "$tmp/mz.json" | head -c 300) $(cat "$tmp/err")"
+fi
 # Its latency is fio's clat (from submission), not blkgen's response time.
 if "$ctl" plot "$tmp/fio.json" --script > "$tmp/p.gp" 2> "$tmp/err" &&
    grep -q "'fj read'" "$tmp/p.gp" &&

@@ -216,6 +216,12 @@ static int load_fio_job(const char *file, json_object *job,
 	/* fio's error is an errno; blkgen counts I/O errors. */
 	else if (json_object_get_uint64(json_member(job, "error")))
 		w->errors++;
+	/* fio's zonemode=zbd: the job's resets, where fio puts them. */
+	if (!json_member(job, "blkgen") && json_member(job, "zone_resets")) {
+		w->zone[ZC_RESETS] += json_object_get_uint64(json_member(job,
+							     "zone_resets"));
+		w->zoned = true;
+	}
 	return 0;
 }
 
