@@ -140,15 +140,14 @@ void blkgen_zoned_drop(struct blkgen_workload *wl)
 	zd->nr = 0;
 }
 
-/* @sectors rounded down to a whole number of the pattern's alignment. */
+/*
+ * @sectors rounded down to a whole number of the pattern's alignment
+ * (no division: a verified read is placed with it).
+ */
 static u64 blkgen_zalign(const struct blkgen_pattern *p, u64 sectors)
 {
-	u32 a = p->align >> SECTOR_SHIFT;
-	u64 q = sectors;
-
-	if (is_power_of_2(a))
-		return sectors & ~(u64)(a - 1);
-	return sectors - do_div(q, a);
+	return blkgen_div_align(p, sectors << SECTOR_SHIFT) *
+	       (p->align >> SECTOR_SHIFT);
 }
 
 /*
