@@ -63,6 +63,7 @@ int cfs_dev_zoned(const char *dev, uint32_t io, uint64_t *writable,
 		  uint64_t *fill_ios);
 int cfs_reset_zones(const char *dev);
 bool cfs_dev_is_zoned(const char *dev);
+void cfs_block_attr(const char *dev, const char *what, char *buf, size_t len);
 void cfs_device_id(const char *dev, const char *what, char *buf, size_t len);
 
 /* A zoned workload's counters, as WL/ names them (zone_names[]). */

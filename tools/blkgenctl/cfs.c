@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <linux/blkzoned.h>
@@ -372,15 +371,9 @@ uint64_t cfs_dev_bytes(const char *dev)
  */
 bool cfs_dev_is_zoned(const char *dev)
 {
-	char path[64], buf[32] = "";
-	struct stat st;
+	char buf[32];
 
-	if (!dev[0] || stat(dev, &st) || !S_ISBLK(st.st_mode))
-		return false;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/zoned",
-		 major(st.st_rdev), minor(st.st_rdev));
-	if (cfs_read_text(path, buf, sizeof(buf)))
-		return false;
+	cfs_block_attr(dev, "queue/zoned", buf, sizeof(buf));
 	return !strncmp(buf, "host-", 5);
 }
 
@@ -473,10 +466,11 @@ int cfs_reset_zones(const char *dev)
 }
 
 /*
- * A device's identity from sysfs (model, serial, firmware_rev): "" where
- * it has none (null_blk) or @dev is no block device.
+ * A block device's sysfs attribute @what (a path below
+ * /sys/class/block/NAME): "" where it has none or @dev is no block
+ * device.
  */
-void cfs_device_id(const char *dev, const char *what, char *buf, size_t len)
+void cfs_block_attr(const char *dev, const char *what, char *buf, size_t len)
 {
 	char path[512], *real = dev ? realpath(dev, NULL) : NULL;
 	const char *name = real ? real : dev ? dev : "";
@@ -484,11 +478,23 @@ void cfs_device_id(const char *dev, const char *what, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (*base) {
-		snprintf(path, sizeof(path), "/sys/class/block/%s/device/%s",
-			 base, what);
+		snprintf(path, sizeof(path), "/sys/class/block/%s/%s", base,
+			 what);
 		cfs_read_text(path, buf, len);
 	}
 	free(real);
+}
+
+/*
+ * A device's identity from sysfs (model, serial, firmware_rev): "" where
+ * it has none (null_blk) or @dev is no block device.
+ */
+void cfs_device_id(const char *dev, const char *what, char *buf, size_t len)
+{
+	char attr[64];
+
+	snprintf(attr, sizeof(attr), "device/%s", what);
+	cfs_block_attr(dev, attr, buf, len);
 }
 
 /*

@@ -169,15 +169,11 @@ static int write_section(const char *dir, const struct profile *p,
 /* Size and model of a block device, for the overwrite warning. */
 void describe(const char *dev, char *buf, size_t size)
 {
-	char path[512], model[128] = "", *real = realpath(dev, NULL);
-	const char *name = real ? real : dev;
-	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	char model[128];
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/device/model", base);
-	cfs_read_text(path, model, sizeof(model));
+	cfs_device_id(dev, "model", model, sizeof(model));
 	snprintf(buf, size, "%.1f GB%s%s", cfs_dev_bytes(dev) / 1e9,
 		 model[0] ? ", " : "", model);
-	free(real);
 }
 
 /*
