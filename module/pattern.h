@@ -222,4 +222,42 @@ blkgen_pattern_next(const struct blkgen_pattern *p, struct blkgen_stream *st,
 	st->next = c->offset + size;
 }
 
+/**
+ * blkgen_pattern_is_fast() - blkgen_pattern_fast() can choose its I/O.
+ * @p: resolved pattern
+ *
+ * One size, every I/O at a random start and the same number of aligned
+ * starts for all (one zone), the alignment a power of two.
+ */
+static inline bool blkgen_pattern_is_fast(const struct blkgen_pattern *p)
+{
+	return p->bs.nr == 1 && p->seekpct >= 100 && p->starts &&
+	       p->align_shift && p->align == 1U << p->align_shift;
+}
+
+/**
+ * blkgen_pattern_fast() - blkgen_pattern_next() of a fast pattern.
+ * @p: resolved pattern, blkgen_pattern_is_fast()
+ * @st: the worker's stream
+ * @offset: the I/O's byte offset on the device
+ *
+ * The same draws from @st's generator, so the same I/O, as
+ * blkgen_pattern_next(), without its tests for sizes, seeks and zones;
+ * the size is @p's one size. @st->next is left alone (no I/O of the
+ * pattern is sequential).
+ *
+ * Return: true for a write.
+ */
+static __always_inline bool
+blkgen_pattern_fast(const struct blkgen_pattern *p, struct blkgen_stream *st,
+		    u64 *offset)
+{
+	bool write = p->rdpct < 100 &&
+		     blkgen_rng_below(&st->rng, 100) >= p->rdpct;
+
+	*offset = p->start +
+		  (blkgen_rng_below(&st->rng, p->starts) << p->align_shift);
+	return write;
+}
+
 #endif /* _BLKGEN_PATTERN_H */

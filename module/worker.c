@@ -173,6 +173,14 @@ struct blkgen_slot {
  * @zstuck: zoned: a write found no zone in this pass over the retry
  *	queue; the parked slots after it wait for the next (no zone is
  *	freed in between: drawing for them again would cost, not help)
+ * @fast: the closed loop's fast path serves it (blkgen_reap_fast()): a
+ *	plain, closed-loop, interrupt-driven workload without io_limit, of
+ *	one size at random aligned offsets (blkgen_pattern_is_fast())
+ * @ival_lim: the earlier of @ival_end and @t_deadline: an I/O completing
+ *	before it counts in the open interval as it is
+ * @fopf: fast path: the operation and flags of a read and of a write
+ * @end_io: fast path: the bios' completion handler (stamping or not)
+ * @bdev: fast path: the workload's device
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -210,6 +218,11 @@ struct blkgen_wl_run {
 	bool zoned;
 	bool zstuck;
 	struct blkgen_zrun zr;
+	bool fast;
+	u64 ival_lim;
+	blk_opf_t fopf[2];
+	bio_end_io_t *end_io;
+	struct block_device *bdev;
 };
 
 /**
@@ -225,6 +238,7 @@ struct blkgen_wl_run {
  * @polled_inflight: polled I/Os submitted and not yet popped from done
  * @open: some workload runs open loop
  * @replay: some workload replays a trace
+ * @fast: every workload it serves takes the fast path (@run's @fast)
  * @spin_ns: spin_us at start, in ns
  * @retry: slots to submit again, oldest first: polled ones refused with
  *	BLK_STS_AGAIN, parked ones and reaped ones queued behind those
@@ -251,6 +265,7 @@ struct blkgen_worker {
 	unsigned int polled_inflight;
 	bool open;
 	bool replay;
+	bool fast;
 	u64 spin_ns;
 	struct llist_node *retry;
 	struct llist_node **retry_tail;
@@ -282,13 +297,30 @@ struct blkgen_worker {
  */
 static void blkgen_end_io(struct bio *bio)
 {
-	struct blkgen_slot *s = bio->bi_private;
+	struct blkgen_slot *s = container_of(bio, struct blkgen_slot, bio);
 	struct blkgen_worker *w = s->w;
 
 	rcu_read_lock_sched();
 	if (likely(s->stamp))
 		s->end_ns = ktime_get_ns();
 	s->status = bio->bi_status;
+	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
+		wake_up_process(w->task);
+	rcu_read_unlock_sched();
+}
+
+/*
+ * The fast path's (blkgen_reap_fast()): a stamp, always, and no copy of
+ * the status, which the worker reads from the bio (intact until its
+ * bio_reset()).
+ */
+static void blkgen_end_io_fast(struct bio *bio)
+{
+	struct blkgen_slot *s = container_of(bio, struct blkgen_slot, bio);
+	struct blkgen_worker *w = s->w;
+
+	rcu_read_lock_sched();
+	s->end_ns = ktime_get_ns();
 	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
 		wake_up_process(w->task);
 	rcu_read_unlock_sched();
@@ -314,7 +346,6 @@ static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
 	/* bio_reset() leaves 0, a real queue: poll nothing until started. */
 	s->bio.bi_cookie = BLK_QC_T_NONE;
 	s->bio.bi_end_io = blkgen_end_io;
-	s->bio.bi_private = s;
 	for (i = 0, left = s->size; left; i++, left -= len) {
 		len = min_t(unsigned int, left, PAGE_SIZE);
 		__bio_add_page(&s->bio, s->pages[i], len, 0);
@@ -663,6 +694,7 @@ static void blkgen_ival_advance(struct blkgen_wl_run *r, u64 t)
 		memset(&st->ival_open, 0, sizeof(st->ival_open));
 		r->ival_end += job->interval_ns;
 	}
+	r->ival_lim = min(r->ival_end, r->t_deadline);
 }
 
 /* The interval an I/O completing at @end counts in. */
@@ -1115,6 +1147,98 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 	}
 }
 
+/*
+ * The closed loop's fast path: a workload with @fast set draws, submits
+ * and accounts its I/O here, inline, with none of the tests for what it
+ * does not do (open loop, polling, verify, replay, zones, io_limit, sizes
+ * and distributions). The I/O, its stamps and what is counted are those
+ * of blkgen_reap(), blkgen_issue() and blkgen_account(), which it falls
+ * back to for the rare cases: a failed I/O, one outside the measured
+ * window, one that ends the open interval.
+ */
+static noinline void blkgen_account_slow(struct blkgen_wl_run *r,
+					 struct blkgen_slot *s)
+{
+	s->status = s->bio.bi_status;
+	blkgen_account(r, s);
+	/* In flight again, unless the caller finds the run over. */
+	s->inflight = true;
+	r->w->inflight++;
+}
+
+static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
+					      struct blkgen_slot *s, u64 now)
+{
+	struct bio *bio = &s->bio;
+	unsigned int i, left;
+	bool wr;
+	u64 off;
+
+	s->measured = now >= r->t_measure;
+	s->start_ns = now;
+	if (!r->record)
+		s->end_ns = now;
+	wr = blkgen_pattern_fast(&r->wl->pattern, &r->stream, &off);
+	s->write = wr;
+	bio_reset(bio, r->bdev, r->fopf[wr]);
+	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+	bio->bi_end_io = r->end_io;
+	left = s->size;
+	if (likely(left <= PAGE_SIZE)) {
+		__bio_add_page(bio, s->pages[0], left, 0);
+	} else {
+		for (i = 0; left > PAGE_SIZE; i++, left -= PAGE_SIZE)
+			__bio_add_page(bio, s->pages[i], PAGE_SIZE, 0);
+		__bio_add_page(bio, s->pages[i], left, 0);
+	}
+	submit_bio(bio);
+}
+
+static noinline void blkgen_reap_fast(struct blkgen_worker *w,
+				      struct llist_node *list)
+{
+	const bool *stop = &w->job->stop;
+	struct blkgen_slot *s, *tmp;
+
+	/* In completion order: each I/O's interval is closed in turn. */
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(s, tmp, list, node) {
+		struct blkgen_wl_run *r = s->run;
+		u64 end = s->end_ns, now;
+
+		if (unlikely(s->bio.bi_status != BLK_STS_OK ||
+			     !s->measured || end >= r->ival_lim)) {
+			blkgen_account_slow(r, s);
+		} else {
+			struct blkgen_stats *st = r->stats;
+			struct blkgen_interval *iv = &st->ival_open;
+			bool wr = s->write;
+			u32 size = s->size;
+
+			r->errors_in_row = 0;
+			st->ios[wr]++;
+			st->bytes[wr] += size;
+			iv->ios[wr]++;
+			iv->bytes[wr] += size;
+			if (likely(r->record)) {
+				u64 lat = end - s->start_ns;
+
+				blkgen_hist_record(&st->lat[wr], lat);
+				iv->lat_sum_ns[wr] += lat;
+				if (lat > iv->lat_max_ns[wr])
+					iv->lat_max_ns[wr] = lat;
+			}
+		}
+		now = ktime_get_ns();
+		if (unlikely(READ_ONCE(*stop) || now >= r->t_deadline)) {
+			s->inflight = false;
+			w->inflight--;
+			continue;
+		}
+		blkgen_issue_fast(r, s, now);
+	}
+}
+
 /* Open-loop workloads that may still issue. */
 static bool blkgen_open_pending(struct blkgen_worker *w)
 {
@@ -1178,6 +1302,7 @@ static int blkgen_worker_fn(void *data)
 		r->t_deadline = w->job->t_deadline;
 		r->t_start = w->job->t_start;
 		r->ival_end = r->t_measure + w->job->interval_ns;
+		r->ival_lim = min(r->ival_end, r->t_deadline);
 		if (r->replay) {
 			/* The writers wake us: named in run_start. */
 			r->issuing = true;
@@ -1210,7 +1335,9 @@ static int blkgen_worker_fn(void *data)
 		list = llist_del_all(&w->done);
 		if (list || w->retry || w->open) {
 			blk_start_plug(&plug);
-			if (list)
+			if (list && w->fast)
+				blkgen_reap_fast(w, list);
+			else if (list)
 				blkgen_reap(w, list);
 			if (w->retry)
 				blkgen_retry(w);
@@ -1375,6 +1502,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	struct blkgen_worker *w;
 	struct blkgen_rng fill;
 	int ret = -ENOMEM;
+	bool fast = true;
 
 	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
 	if (!w)
@@ -1484,6 +1612,18 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			if (!r->free)
 				goto out_free;
 		}
+		r->fast = r->plain && !r->open && !r->opf &&
+			  r->quota == U64_MAX &&
+			  blkgen_pattern_is_fast(&wl->pattern);
+		if (r->fast) {
+			r->fopf[0] = REQ_OP_READ;
+			r->fopf[1] = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+				     r->wopf;
+			r->end_io = r->record ? blkgen_end_io_fast :
+				    blkgen_end_io;
+			r->bdev = wl->dev.bdev;
+		}
+		fast &= r->fast;
 		for (j = 0; j < r->nr_slots; j++) {
 			r->slots[j] = blkgen_slot_alloc(r, node, &fill);
 			if (!r->slots[j])
@@ -1491,6 +1631,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		}
 	}
 
+	w->fast = fast;
 	w->task = kthread_create_on_cpu(blkgen_worker_fn, w, cpu,
 					"blkgen/%u");
 	if (IS_ERR(w->task)) {

@@ -408,6 +408,64 @@ static void test_starts(void)
 	      (unsigned long long)p.starts);
 }
 
+/*
+ * The worker's fast path draws with blkgen_pattern_fast(): for every
+ * pattern blkgen_pattern_is_fast() takes, the same I/O as
+ * blkgen_pattern_next() from the same stream; every other is refused.
+ */
+static void test_fast(void)
+{
+	static const struct {
+		const char *bs, *zones, *range;
+		u32 rdpct, seekpct;
+		u64 dev;
+		bool fast;
+	} cases[] = {
+		{ "4k", "uniform", "0%-100%", 100, 100, 1ULL << 30, true },
+		{ "4k", "uniform", "0%-100%", 70, 100, 1ULL << 30, true },
+		{ "4k", "uniform", "0%-100%", 0, 100, 1ULL << 30, true },
+		{ "8k", "uniform", "1m-1001m", 50, 100, 2000ULL << 20, true },
+		{ "1m", "uniform", "0%-25%", 100, 100, 10ULL << 30, true },
+		{ "4k", "uniform", "0-8k", 0, 100, 8192, true },
+		{ "12k", "uniform", "0%-100%", 100, 100, 1ULL << 30, false },
+		{ "4k/50:8k/50", "uniform", "0%-100%", 100, 100, 1ULL << 30,
+		  false },
+		{ "4k", "zoned:60/10:40/90", "0%-100%", 100, 100, 1ULL << 30,
+		  false },
+		{ "4k", "uniform", "0%-100%", 100, 50, 1ULL << 30, false },
+		{ "4k", "uniform", "0%-100%", 100, 0, 1ULL << 30, false },
+	};
+	struct blkgen_stream a, b;
+	struct blkgen_choice x;
+	struct blkgen_pattern p;
+	unsigned int k;
+	int rc, i, diff;
+	bool wr;
+	u64 off;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		p = make(cases[k].bs, cases[k].zones, cases[k].range,
+			 cases[k].rdpct, cases[k].seekpct, cases[k].dev, 512,
+			 &rc);
+		CHECK(rc == 0 && blkgen_pattern_is_fast(&p) == cases[k].fast,
+		      "%s %s %s rd %u seek %u: rc %d, fast %d", cases[k].bs,
+		      cases[k].zones, cases[k].range, cases[k].rdpct,
+		      cases[k].seekpct, rc, blkgen_pattern_is_fast(&p));
+		if (!cases[k].fast)
+			continue;
+		blkgen_stream_init(&a, &p, 7, k, 0, 1);
+		blkgen_stream_init(&b, &p, 7, k, 0, 1);
+		for (i = 0, diff = 0; i < 100000; i++) {
+			blkgen_pattern_next(&p, &a, &x);
+			wr = blkgen_pattern_fast(&p, &b, &off);
+			diff += x.write != wr || x.size != p.bs.size[0] ||
+				x.offset != off;
+		}
+		CHECK(!diff, "%s %s rd %u: %d of 100000 fast choices differ",
+		      cases[k].bs, cases[k].range, cases[k].rdpct, diff);
+	}
+}
+
 int main(void)
 {
 	test_mix();
@@ -421,5 +479,6 @@ int main(void)
 	test_div_align();
 	test_odd_align();
 	test_starts();
+	test_fast();
 	return t_exit("pattern");
 }
