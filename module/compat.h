@@ -160,4 +160,68 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 #define BLKGEN_BIN_CONST
 #endif
 
+/*
+ * The cycle counter the fast path stamps with (tclock.h): the TSC on x86,
+ * where the kernel keeps time by it. Elsewhere, or when timekeeping reads
+ * another clocksource (a TSC found unstable, kvm-clock, HPET), none: 0 kHz,
+ * and the fast path stamps with ktime.
+ */
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#include <linux/timekeeping.h>
+
+static __always_inline u64 blkgen_cycles(void)
+{
+	return rdtsc_ordered();
+}
+
+/**
+ * blkgen_cycles_khz() - The frequency of blkgen_cycles(), if it is the
+ *	clock timekeeping reads.
+ *
+ * The timekeeper's own cycle count (ktime_get_snapshot(), the same on 6.1,
+ * which has no clocksource id for the TSC, and 6.12) is the TSC when a
+ * TSC read right after it is ahead by less than a millisecond.
+ *
+ * Context: process context.
+ * Return: kHz, or 0 when blkgen_cycles() is not timekeeping's clock.
+ */
+static inline u32 blkgen_cycles_khz(void)
+{
+	struct system_time_snapshot snap;
+	u64 c;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
+		return 0;
+	preempt_disable();
+	ktime_get_snapshot(&snap);
+	c = rdtsc_ordered();
+	preempt_enable();
+	if (c < snap.cycles || c - snap.cycles >= tsc_khz)
+		return 0;
+	return tsc_khz;
+}
+
+/* The cycle counter was found unstable (by the clocksource watchdog). */
+static inline bool blkgen_cycles_unstable(void)
+{
+	return check_tsc_unstable();
+}
+#else
+static __always_inline u64 blkgen_cycles(void)
+{
+	return 0;
+}
+
+static inline u32 blkgen_cycles_khz(void)
+{
+	return 0;
+}
+
+static inline bool blkgen_cycles_unstable(void)
+{
+	return false;
+}
+#endif
+
 #endif /* _BLKGEN_COMPAT_H */

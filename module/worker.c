@@ -29,6 +29,7 @@
 
 #include "blkgen.h"
 #include "rate.h"
+#include "tclock.h"
 
 /*
  * Below spin_us, a worker waiting for its next arrival spins instead of
@@ -39,6 +40,15 @@ static unsigned int spin_us = 20;
 module_param(spin_us, uint, 0644);
 MODULE_PARM_DESC(spin_us,
 		 "Open loop: spin rather than sleep when the next arrival is this close, in us (default 20)");
+
+/*
+ * The closed loop's fast path stamps its I/O with the CPU's cycle counter
+ * where timekeeping reads it (tclock.h), not with ktime_get().
+ */
+static bool tsc = true;
+module_param(tsc, bool, 0644);
+MODULE_PARM_DESC(tsc,
+		 "Closed loop: stamp I/Os with the TSC where the kernel keeps time by it, read at start (default 1; 0: ktime_get)");
 
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
@@ -176,11 +186,16 @@ struct blkgen_slot {
  * @fast: the closed loop's fast path serves it (blkgen_reap_fast()): a
  *	plain, closed-loop, interrupt-driven workload without io_limit, of
  *	one size at random aligned offsets (blkgen_pattern_is_fast())
- * @ival_lim: the earlier of @ival_end and @t_deadline: an I/O completing
- *	before it counts in the open interval as it is
  * @fopf: fast path: the operation and flags of a read and of a write
  * @end_io: fast path: the bios' completion handler (stamping or not)
  * @bdev: fast path: the workload's device
+ * @tc: fast path: its stamps' clock (cycles, or ktime ns if not @cycles);
+ *	the slots' @start_ns and @end_ns are read by it
+ * @cycles: fast path: it stamps with blkgen_cycles()
+ * @c_measure: fast path: @t_measure by @tc
+ * @c_deadline: fast path: @t_deadline by @tc
+ * @ival_lim: fast path: the earlier of @ival_end and @t_deadline, by
+ *	@tc: an I/O completing before it counts in the open interval as it is
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
@@ -219,10 +234,14 @@ struct blkgen_wl_run {
 	bool zstuck;
 	struct blkgen_zrun zr;
 	bool fast;
-	u64 ival_lim;
 	blk_opf_t fopf[2];
 	bio_end_io_t *end_io;
 	struct block_device *bdev;
+	struct blkgen_tclock tc;
+	bool cycles;
+	u64 c_measure;
+	u64 c_deadline;
+	u64 ival_lim;
 };
 
 /**
@@ -312,7 +331,7 @@ static void blkgen_end_io(struct bio *bio)
 /*
  * The fast path's (blkgen_reap_fast()): a stamp, always, and no copy of
  * the status, which the worker reads from the bio (intact until its
- * bio_reset()).
+ * bio_reset()). As blkgen_end_io() otherwise.
  */
 static void blkgen_end_io_fast(struct bio *bio)
 {
@@ -321,6 +340,19 @@ static void blkgen_end_io_fast(struct bio *bio)
 
 	rcu_read_lock_sched();
 	s->end_ns = ktime_get_ns();
+	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
+		wake_up_process(w->task);
+	rcu_read_unlock_sched();
+}
+
+/* blkgen_end_io_fast() stamping in cycles (the run's @cycles). */
+static void blkgen_end_io_cycles(struct bio *bio)
+{
+	struct blkgen_slot *s = container_of(bio, struct blkgen_slot, bio);
+	struct blkgen_worker *w = s->w;
+
+	rcu_read_lock_sched();
+	s->end_ns = blkgen_cycles();
 	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
 		wake_up_process(w->task);
 	rcu_read_unlock_sched();
@@ -694,7 +726,6 @@ static void blkgen_ival_advance(struct blkgen_wl_run *r, u64 t)
 		memset(&st->ival_open, 0, sizeof(st->ival_open));
 		r->ival_end += job->interval_ns;
 	}
-	r->ival_lim = min(r->ival_end, r->t_deadline);
 }
 
 /* The interval an I/O completing at @end counts in. */
@@ -1153,14 +1184,54 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
  * does not do (open loop, polling, verify, replay, zones, io_limit, sizes
  * and distributions). The I/O, its stamps and what is counted are those
  * of blkgen_reap(), blkgen_issue() and blkgen_account(), which it falls
- * back to for the rare cases: a failed I/O, one outside the measured
- * window, one that ends the open interval.
+ * back to for the rare cases: a failed I/O, one that ends the open
+ * interval. Its stamps are by the run's clock (@tc, in cycles where
+ * @cycles): a latency is their difference scaled, the deadline, measured
+ * window and interval end are compared in cycles too.
  */
+static u64 blkgen_fast_now(struct blkgen_wl_run *r)
+{
+	return r->cycles ? blkgen_cycles() : ktime_get_ns();
+}
+
+/*
+ * The run's times by its clock, from a new base. A TSC found unstable
+ * since the start fails the run: its latencies would be void.
+ */
+static void blkgen_fast_times(struct blkgen_wl_run *r)
+{
+	unsigned long flags;
+	u64 ns, c;
+
+	if (r->cycles) {
+		if (unlikely(blkgen_cycles_unstable()))
+			blkgen_job_fail(r->w->job,
+					"%s: the TSC was found unstable during the run: its latencies are void",
+					blkgen_wl_name(r->wl));
+		local_irq_save(flags);
+		ns = ktime_get_ns();
+		c = blkgen_cycles();
+		local_irq_restore(flags);
+		blkgen_tclock_base(&r->tc, ns, c);
+	}
+	r->c_measure = blkgen_tclock_from_ns(&r->tc, r->t_measure);
+	r->c_deadline = blkgen_tclock_from_ns(&r->tc, r->t_deadline);
+	r->ival_lim = blkgen_tclock_from_ns(&r->tc,
+					    min(r->ival_end, r->t_deadline));
+}
+
 static noinline void blkgen_account_slow(struct blkgen_wl_run *r,
 					 struct blkgen_slot *s)
 {
+	u64 ival_end = r->ival_end;
+
 	s->status = s->bio.bi_status;
+	s->start_ns = blkgen_tclock_to_ns(&r->tc, s->start_ns);
+	s->end_ns = blkgen_tclock_to_ns(&r->tc, s->end_ns);
 	blkgen_account(r, s);
+	/* A new interval: its end by the clock, from a new base. */
+	if (r->ival_end != ival_end)
+		blkgen_fast_times(r);
 	/* In flight again, unless the caller finds the run over. */
 	s->inflight = true;
 	r->w->inflight++;
@@ -1174,7 +1245,7 @@ static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
 	bool wr;
 	u64 off;
 
-	s->measured = now >= r->t_measure;
+	s->measured = now >= r->c_measure;
 	s->start_ns = now;
 	if (!r->record)
 		s->end_ns = now;
@@ -1194,6 +1265,28 @@ static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
 	submit_bio(bio);
 }
 
+/* The first I/O of every slot of a fast run, as blkgen_issue() would. */
+static void blkgen_start_fast(struct blkgen_wl_run *r)
+{
+	struct blkgen_worker *w = r->w;
+	unsigned int j;
+
+	for (j = 0; j < r->nr_slots; j++) {
+		struct blkgen_slot *s = r->slots[j];
+		u64 now = blkgen_fast_now(r);
+
+		if (READ_ONCE(w->job->stop) || now >= r->c_deadline)
+			return;
+		if (!w->t_first)
+			WRITE_ONCE(w->t_first, ktime_get_ns());
+		s->size = r->wl->pattern.bs.size[0];
+		s->stamp = r->record;
+		s->inflight = true;
+		w->inflight++;
+		blkgen_issue_fast(r, s, now);
+	}
+}
+
 static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 				      struct llist_node *list)
 {
@@ -1207,9 +1300,9 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 		u64 end = s->end_ns, now;
 
 		if (unlikely(s->bio.bi_status != BLK_STS_OK ||
-			     !s->measured || end >= r->ival_lim)) {
+			     end >= r->ival_lim)) {
 			blkgen_account_slow(r, s);
-		} else {
+		} else if (likely(s->measured)) {
 			struct blkgen_stats *st = r->stats;
 			struct blkgen_interval *iv = &st->ival_open;
 			bool wr = s->write;
@@ -1221,16 +1314,19 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 			iv->ios[wr]++;
 			iv->bytes[wr] += size;
 			if (likely(r->record)) {
-				u64 lat = end - s->start_ns;
+				u64 lat = blkgen_tclock_lat(&r->tc,
+							    end - s->start_ns);
 
 				blkgen_hist_record(&st->lat[wr], lat);
 				iv->lat_sum_ns[wr] += lat;
 				if (lat > iv->lat_max_ns[wr])
 					iv->lat_max_ns[wr] = lat;
 			}
+		} else {
+			r->errors_in_row = 0;
 		}
-		now = ktime_get_ns();
-		if (unlikely(READ_ONCE(*stop) || now >= r->t_deadline)) {
+		now = blkgen_fast_now(r);
+		if (unlikely(READ_ONCE(*stop) || now >= r->c_deadline)) {
 			s->inflight = false;
 			w->inflight--;
 			continue;
@@ -1302,7 +1398,8 @@ static int blkgen_worker_fn(void *data)
 		r->t_deadline = w->job->t_deadline;
 		r->t_start = w->job->t_start;
 		r->ival_end = r->t_measure + w->job->interval_ns;
-		r->ival_lim = min(r->ival_end, r->t_deadline);
+		if (r->fast)
+			blkgen_fast_times(r);
 		if (r->replay) {
 			/* The writers wake us: named in run_start. */
 			r->issuing = true;
@@ -1323,6 +1420,10 @@ static int blkgen_worker_fn(void *data)
 
 		if (r->open)
 			continue;
+		if (r->fast) {
+			blkgen_start_fast(r);
+			continue;
+		}
 		for (j = 0; j < r->nr_slots; j++)
 			if (!blkgen_issue(r, r->slots[j]))
 				break;
@@ -1503,6 +1604,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	struct blkgen_rng fill;
 	int ret = -ENOMEM;
 	bool fast = true;
+	u32 khz;
 
 	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
 	if (!w)
@@ -1615,14 +1717,6 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->fast = r->plain && !r->open && !r->opf &&
 			  r->quota == U64_MAX &&
 			  blkgen_pattern_is_fast(&wl->pattern);
-		if (r->fast) {
-			r->fopf[0] = REQ_OP_READ;
-			r->fopf[1] = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
-				     r->wopf;
-			r->end_io = r->record ? blkgen_end_io_fast :
-				    blkgen_end_io;
-			r->bdev = wl->dev.bdev;
-		}
 		fast &= r->fast;
 		for (j = 0; j < r->nr_slots; j++) {
 			r->slots[j] = blkgen_slot_alloc(r, node, &fill);
@@ -1631,7 +1725,27 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		}
 	}
 
+	/* One loop serves all of a worker's workloads: fast, or none is. */
 	w->fast = fast;
+	khz = fast && READ_ONCE(tsc) ? blkgen_cycles_khz() : 0;
+	for (i = 0; i < w->nr_wl; i++) {
+		struct blkgen_wl_run *r = &w->run[i];
+
+		r->fast &= fast;
+		if (!r->fast)
+			continue;
+		r->fopf[0] = REQ_OP_READ;
+		r->fopf[1] = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE | r->wopf;
+		r->cycles = khz != 0;
+		blkgen_tclock_init(&r->tc, khz);
+		if (!r->record)
+			r->end_io = blkgen_end_io;
+		else if (r->cycles)
+			r->end_io = blkgen_end_io_cycles;
+		else
+			r->end_io = blkgen_end_io_fast;
+		r->bdev = r->wl->dev.bdev;
+	}
 	w->task = kthread_create_on_cpu(blkgen_worker_fn, w, cpu,
 					"blkgen/%u");
 	if (IS_ERR(w->task)) {
