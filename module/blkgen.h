@@ -537,8 +537,9 @@ bool blkgen_verify_zone_hold(struct blkgen_vtable *vt, u64 offset, u64 bytes);
 void blkgen_verify_zone_reset(struct blkgen_vtable *vt, u64 offset, u64 bytes);
 void blkgen_verify_append_moved(struct blkgen_workload *wl, u64 blk, u32 nr,
 				u64 landed, u64 res[3]);
+void blkgen_verify_keys(struct page **pages, u32 *keys, u32 nr);
 void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
-			 u64 blk, u32 nr);
+			 const u32 *keys, u64 blk, u32 nr);
 void blkgen_verify_unstamp(struct blkgen_vtable *vt, struct page **pages,
 			   u32 nr);
 void blkgen_verify_commit(struct blkgen_vtable *vt, u64 blk, u32 nr,

@@ -80,6 +80,8 @@ enum blkgen_sstate {
 
 void blkgen_crc32c_init(bool hw);
 u32 blkgen_crc32c(const void *p, size_t len);
+u32 blkgen_stamp_key(const void *sec);
+void blkgen_stamp_head(void *sec, u64 run_id, u64 sector, u32 gen, u32 key);
 void blkgen_stamp_fill(void *sec, u64 run_id, u64 sector, u32 gen);
 enum blkgen_sstate blkgen_stamp_check(const void *sec, u64 run_id,
 				      u64 sector, u32 *gen, u64 *home);

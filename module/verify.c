@@ -332,29 +332,45 @@ static void *blkgen_sector_addr(struct page **pages, u32 i)
 }
 
 /**
- * blkgen_verify_stamp() - Fill a write's buffer for the held blocks.
+ * blkgen_verify_keys() - Key the sectors of a slot's write pages.
+ * @pages: the pages, random data that no read overwrites
+ * @keys: set to blkgen_stamp_key() of each sector
+ * @nr: sectors
+ */
+void blkgen_verify_keys(struct page **pages, u32 *keys, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		keys[i] = blkgen_stamp_key(blkgen_sector_addr(pages, i));
+}
+
+/**
+ * blkgen_verify_stamp() - Stamp a write's buffer for the held blocks.
  * @vt: the table
- * @pages: the slot's buffer
+ * @pages: the slot's write pages (their data never changes)
+ * @keys: blkgen_verify_keys() of @pages
  * @blk: first block (held)
  * @nr: blocks
  *
  * Each block gets the generation after the table's; the table changes
- * only when the write completes (blkgen_verify_commit()).
+ * only when the write completes (blkgen_verify_commit()). Only the stamps
+ * are written: the sectors' random data stays, its part of each CRC
+ * known from @keys.
  */
 void blkgen_verify_stamp(struct blkgen_vtable *vt, struct page **pages,
-			 u64 blk, u32 nr)
+			 const u32 *keys, u64 blk, u32 nr)
 {
-	u32 spb = vt->block / BLKGEN_SECTOR, i, j;
+	u32 spb = vt->block / BLKGEN_SECTOR, i, j, k;
 	u64 sector = (vt->start >> SECTOR_SHIFT) + blk * spb;
 
-	for (i = 0; i < nr; i++) {
+	for (i = 0, k = 0; i < nr; i++) {
 		u32 gen = blkgen_ent_next(READ_ONCE(vt->ent[blk + i]));
 
-		for (j = 0; j < spb; j++)
-			blkgen_stamp_fill(blkgen_sector_addr(pages,
-							     i * spb + j),
-					  vt->run_id, sector + i * spb + j,
-					  gen);
+		for (j = 0; j < spb; j++, k++)
+			blkgen_stamp_head(blkgen_sector_addr(pages, k),
+					  vt->run_id, sector + k, gen,
+					  keys[k]);
 	}
 }
 

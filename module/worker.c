@@ -104,8 +104,11 @@ MODULE_PARM_DESC(tsc,
  * @sector: where the I/O in flight starts
  * @opf: its operation and flags
  * @status: completion status
- * @pages: the buffer, one page per bvec
- * @nr_pages: pages in @pages
+ * @pages: the buffer, one page per bvec: random data, which writes carry
+ * @rpages: where reads go: @pages, or with verify pages of their own, so
+ *	that @pages keep their data and each sector's @vkey
+ * @vkey: verify: blkgen_stamp_key() of each sector of @pages
+ * @nr_pages: pages allocated (@pages, and @rpages if they are others)
  * @bvec: the bio's vector table
  * @bio: the bio, initialised once with @bvec
  */
@@ -136,6 +139,8 @@ struct blkgen_slot {
 	bool inflight;
 	blk_status_t status;
 	struct page **pages;
+	struct page **rpages;
+	u32 *vkey;
 	unsigned int nr_pages;
 	struct bio_vec *bvec;
 	struct bio bio;
@@ -371,6 +376,7 @@ static void blkgen_retry_add(struct blkgen_worker *w, struct blkgen_slot *s)
 static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
 					  struct blkgen_slot *s)
 {
+	struct page **pages = s->write ? s->pages : s->rpages;
 	unsigned int i, left, len;
 
 	bio_reset(&s->bio, r->wl->dev.bdev, s->opf);
@@ -380,7 +386,7 @@ static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
 	s->bio.bi_end_io = blkgen_end_io;
 	for (i = 0, left = s->size; left; i++, left -= len) {
 		len = min_t(unsigned int, left, PAGE_SIZE);
-		__bio_add_page(&s->bio, s->pages[i], len, 0);
+		__bio_add_page(&s->bio, pages[i], len, 0);
 	}
 	if (s->opf & REQ_POLLED) {
 		r->polled_inflight++;
@@ -526,9 +532,10 @@ hold:
 		s->sector &= ~((1ULL << r->wl->zd.shift) - 1);
 	}
 	if (r->verify && c.write)
-		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vblk, s->vnr);
+		blkgen_verify_stamp(&r->wl->vt, s->pages, s->vkey, s->vblk,
+				    s->vnr);
 	else if (r->verify)
-		blkgen_verify_unstamp(&r->wl->vt, s->pages, s->vnr);
+		blkgen_verify_unstamp(&r->wl->vt, s->rpages, s->vnr);
 	blkgen_submit(r, s);
 	return;
 
@@ -766,7 +773,7 @@ static bool blkgen_vdone(struct blkgen_wl_run *r, struct blkgen_slot *s)
 		return false;
 	}
 	if (s->status == BLK_STS_OK)
-		blkgen_verify_check(r->wl, s->pages, s->vblk, s->vnr,
+		blkgen_verify_check(r->wl, s->rpages, s->vblk, s->vnr,
 				    r->stats->verify);
 	blkgen_verify_release(vt, s->vblk, s->vnr);
 	return false;
@@ -1486,6 +1493,7 @@ static void blkgen_slot_free(struct blkgen_slot *s)
 		if (s->pages[i])
 			__free_page(s->pages[i]);
 	kfree(s->pages);
+	kfree(s->vkey);
 	kfree(s->bvec);
 	kfree(s);
 }
@@ -1494,6 +1502,9 @@ static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
 					     int node, struct blkgen_rng *fill)
 {
 	unsigned int nr = DIV_ROUND_UP(r->wl->pattern.max_size, PAGE_SIZE);
+	/* Verified writes: reads go to pages of their own (@rpages). */
+	bool vwrite = r->verify && !r->pass;
+	unsigned int all = vwrite ? 2 * nr : nr;
 	struct blkgen_slot *s;
 	unsigned int i, k;
 
@@ -1503,12 +1514,12 @@ static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
 	s->run = r;
 	s->w = r->w;
 	s->zone = BLKGEN_ZONE_NONE;
-	s->pages = kcalloc_node(nr, sizeof(*s->pages), GFP_KERNEL, node);
+	s->pages = kcalloc_node(all, sizeof(*s->pages), GFP_KERNEL, node);
 	s->bvec = kcalloc_node(nr, sizeof(*s->bvec), GFP_KERNEL, node);
 	bio_init(&s->bio, NULL, s->bvec, nr, 0);
 	if (!s->pages || !s->bvec)
 		goto out_free;
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < all; i++) {
 		u64 *p;
 
 		s->pages[i] = alloc_pages_node(node, GFP_KERNEL, 0);
@@ -1519,6 +1530,15 @@ static struct blkgen_slot *blkgen_slot_alloc(struct blkgen_wl_run *r,
 		p = page_address(s->pages[i]);
 		for (k = 0; k < PAGE_SIZE / sizeof(*p); k++)
 			p[k] = blkgen_rng_next(fill);
+	}
+	s->rpages = vwrite ? s->pages + nr : s->pages;
+	if (vwrite) {
+		s->vkey = kcalloc_node(nr * (PAGE_SIZE >> SECTOR_SHIFT),
+				       sizeof(*s->vkey), GFP_KERNEL, node);
+		if (!s->vkey)
+			goto out_free;
+		blkgen_verify_keys(s->pages, s->vkey,
+				   nr * (PAGE_SIZE >> SECTOR_SHIFT));
 	}
 	return s;
 
@@ -1574,6 +1594,11 @@ u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index, u64 *io)
 				   2 * sizeof(struct blkgen_slot *) +
 				   pages * (PAGE_SIZE + sizeof(struct page *) +
 					    sizeof(struct bio_vec)));
+		/* Verified writes: read pages and a key per sector. */
+		if (wl->verify && job->mode != BLKGEN_MODE_VERIFY)
+			slots += (u64)nr * pages *
+				 (PAGE_SIZE + sizeof(struct page *) +
+				  (PAGE_SIZE >> SECTOR_SHIFT) * sizeof(u32));
 		bytes += slots;
 		*io += slots;
 	}

@@ -73,7 +73,7 @@ struct blkgen_interval {
 /*
  * Data verification (workload attribute verify=1). Every 512-byte sector
  * a verifying workload writes starts with this stamp; the rest of the
- * sector is data derived from (run_id, sector, gen), so a reader needs
+ * sector is random data, covered by the stamp's CRC, so a reader needs
  * nothing but the generation table to check it.
  */
 #define BLKGEN_STAMP_MAGIC	0x5647424b	/* "KBGV" little-endian */
