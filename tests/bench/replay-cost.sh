@@ -16,7 +16,7 @@
 set -u
 . /blkgen/tests/lib/rc
 _blkgen_setup >/dev/null || exit 1
-NREC=${NREC:-120000}
+NREC=${NREC:-240000}
 d=/tmp/replay-cost
 rm -rf $d
 mkdir -p $d
@@ -24,6 +24,11 @@ mkdir -p $d
 { echo "fio version 3 iolog"
   awk -v n="$NREC" 'BEGIN { srand(1); for (i = 0; i < n; i++)
 	printf "0 /dev/x read %d 4096\n", int(rand() * 262144) * 4096 }'; } > $d/t.log
+# The ring is rounded down to a power of two records: one that holds all.
+kb=4
+while [ $((kb * 32)) -lt "$NREC" ]; do
+	kb=$((kb * 2))
+done
 cat > $d/replay.prof <<PROF
 [job]
 duration_ms = 0
@@ -33,7 +38,7 @@ cpus = 0
 device = /dev/nullb0
 trace = $d/t.log
 replay = afap
-replay_buf_kb = $(( (NREC * 32 + 1023) / 1024 + 64 ))
+replay_buf_kb = $kb
 depth = 32
 PROF
 declare -A sum=([loop]=0 [afap]=0)
