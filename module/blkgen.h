@@ -78,9 +78,10 @@ enum blkgen_arrival {
  *	completion)
  * @svc: service-time histograms per direction (submission to completion;
  *	closed loop, the same values as @lat, so not kept: @svc_in_lat)
- * @svc_in_lat: closed loop: every I/O is submitted when it is intended
- *	to start, its service time is its response time, and @lat holds
- *	both (one histogram recorded per I/O, not two)
+ * @svc_in_lat: closed loop and a replay as fast as possible: every I/O
+ *	is submitted when it is intended to start, its service time is its
+ *	response time, and @lat holds both (one histogram recorded per I/O,
+ *	not two)
  * @ival: closed intervals, a ring of @ival_cap records by index % cap
  * @ival_cap: records in @ival
  * @ival_cur: index of the open interval (all before it are closed)

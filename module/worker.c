@@ -832,7 +832,7 @@ static void blkgen_account(struct blkgen_wl_run *r, struct blkgen_slot *s)
 		return;
 	lat = end - s->start_ns;
 	blkgen_hist_record(&st->lat[wr], lat);
-	if (r->open)
+	if (!st->svc_in_lat)
 		blkgen_hist_record(&st->svc[wr], end - s->submit_ns);
 	iv->lat_sum_ns[wr] += lat;
 	if (lat > iv->lat_max_ns[wr])
@@ -1732,7 +1732,8 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->plain = !r->replay && !r->pass && !r->verify && !r->zoned;
 		if ((job->rate_iops || wl->replay) && !r->pass) {
 			r->open = true;
-			st->svc_in_lat = false;
+			/* As fast as possible: each record due when issued. */
+			st->svc_in_lat = wl->replay == BLKGEN_REPLAY_AFAP;
 			w->open = true;
 			r->free = kcalloc_node(r->nr_slots, sizeof(*r->free),
 					       GFP_KERNEL, node);
