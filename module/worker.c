@@ -334,33 +334,31 @@ static void blkgen_end_io(struct bio *bio)
 }
 
 /*
- * The fast path's (blkgen_reap_fast()): a stamp, always, and no copy of
- * the status, which the worker reads from the bio (intact until its
+ * The fast path's (blkgen_reap_fast()): a stamp @t, always, and no copy
+ * of the status, which the worker reads from the bio (intact until its
  * bio_reset()). As blkgen_end_io() otherwise.
  */
-static void blkgen_end_io_fast(struct bio *bio)
+static __always_inline void blkgen_end_io_at(struct bio *bio, u64 t)
 {
 	struct blkgen_slot *s = container_of(bio, struct blkgen_slot, bio);
 	struct blkgen_worker *w = s->w;
 
 	rcu_read_lock_sched();
-	s->end_ns = ktime_get_ns();
+	s->end_ns = t;
 	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
 		wake_up_process(w->task);
 	rcu_read_unlock_sched();
 }
 
-/* blkgen_end_io_fast() stamping in cycles (the run's @cycles). */
+static void blkgen_end_io_fast(struct bio *bio)
+{
+	blkgen_end_io_at(bio, ktime_get_ns());
+}
+
+/* Stamping in cycles (the run's @cycles). */
 static void blkgen_end_io_cycles(struct bio *bio)
 {
-	struct blkgen_slot *s = container_of(bio, struct blkgen_slot, bio);
-	struct blkgen_worker *w = s->w;
-
-	rcu_read_lock_sched();
-	s->end_ns = blkgen_cycles();
-	if (llist_add(&s->node, &w->done) && READ_ONCE(w->sleeping))
-		wake_up_process(w->task);
-	rcu_read_unlock_sched();
+	blkgen_end_io_at(bio, blkgen_cycles());
 }
 
 /* Queue a slot at the end of the retry queue. */
