@@ -189,14 +189,15 @@ static __always_inline u64 blkgen_cycles(void)
 static inline u32 blkgen_cycles_khz(void)
 {
 	struct system_time_snapshot snap;
+	unsigned long flags;
 	u64 c;
 
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
 		return 0;
-	preempt_disable();
+	local_irq_save(flags);
 	ktime_get_snapshot(&snap);
 	c = rdtsc_ordered();
-	preempt_enable();
+	local_irq_restore(flags);
 	if (c < snap.cycles || c - snap.cycles >= tsc_khz)
 		return 0;
 	return tsc_khz;

@@ -4,13 +4,14 @@
  *
  * The closed loop's fast path stamps each I/O twice. Where the kernel
  * keeps time by the TSC, it reads the TSC itself (a few instructions
- * against ktime_get()'s forty) and turns cycles into nanoseconds as
- * timekeeping does, by a fixed-point multiplier: a latency is a
+ * against ktime_get()'s forty) and turns cycles into nanoseconds by a
+ * fixed-point multiplier, as timekeeping does, but from the TSC's
+ * calibrated rate (tsc_khz), without NTP's correction: a latency is a
  * difference of cycles times @mult. Absolute times (the deadline, the
  * measured window, interval ends) go through a base, a pair of readings
- * of both clocks taken together; taken again at every interval's end, it
- * keeps the two clocks within one interval's drift (NTP's rate correction,
- * at most 500 ppm) of each other.
+ * of both clocks taken together; the worker takes it again every 100 ms,
+ * so the two clocks (NTP corrects ktime by at most 500 ppm) part by at
+ * most 50 us.
  *
  * Without a TSC the clock is ktime itself: @mult and @cmult are 1 << 32,
  * the base is 0, and every conversion is the identity.
@@ -68,8 +69,8 @@ static inline void blkgen_tclock_base(struct blkgen_tclock *tc, u64 ns, u64 c)
 /**
  * blkgen_tclock_lat() - Nanoseconds in @d cycles, a latency.
  * @tc: the clock
- * @d: cycles, fewer than 2^96 / @tc->mult (hours, at any frequency above
- *	1 MHz)
+ * @d: cycles, fewer than 2^96 / @tc->mult (any u64 count at 1 GHz and
+ *	above, centuries at 1 MHz)
  * Return: the nanoseconds, rounded down.
  */
 static __always_inline u64 blkgen_tclock_lat(const struct blkgen_tclock *tc,

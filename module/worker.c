@@ -74,8 +74,9 @@ MODULE_PARM_DESC(tsc,
  * @run: the workload run this slot serves
  * @w: its worker (end_io reads it, not @run's line the worker writes)
  * @start_ns: intended start: the arrival (open loop), else the submission
- * @submit_ns: submission time (closed loop: @start_ns)
- * @end_ns: completion time, stamped by the end_io handler
+ *	(ktime ns; a fast run's in its clock, cycles where it stamps with them)
+ * @submit_ns: submission time (open loop only)
+ * @end_ns: completion time, stamped by the end_io handler (as @start_ns)
  * @size: bytes of the I/O in flight
  * @write: the I/O is a write
  * @measured: started inside the measured window
@@ -1189,59 +1190,77 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
  * does not do (open loop, polling, verify, replay, zones, io_limit, sizes
  * and distributions). The I/O, its stamps and what is counted are those
  * of blkgen_reap(), blkgen_issue() and blkgen_account(), which it falls
- * back to for the rare cases: a failed I/O, one that ends the open
- * interval. Its stamps are by the run's clock (@tc, in cycles where
+ * back to for the rare cases: a failed I/O, one completing at or after
+ * @ival_lim. Its stamps are by the run's clock (@tc, in cycles where
  * @cycles): a latency is their difference scaled, the deadline, measured
  * window and interval end are compared in cycles too.
  */
+
+/* The base of a clock in cycles is taken again at least this often. */
+#define BLKGEN_REBASE_NS	(100 * NSEC_PER_MSEC)
+
+/* Now, by the run's clock. */
 static u64 blkgen_fast_now(struct blkgen_wl_run *r)
 {
 	return r->cycles ? blkgen_cycles() : ktime_get_ns();
 }
 
+/* A TSC found unstable (by the clocksource watchdog) voids the run. */
+static void blkgen_fast_check(struct blkgen_wl_run *r)
+{
+	if (r->cycles && unlikely(blkgen_cycles_unstable()))
+		blkgen_job_fail(r->w->job,
+				"%s: the TSC the run stamps with was found unstable: its latencies are void",
+				blkgen_wl_name(r->wl));
+}
+
 /*
- * The run's times by its clock, from a new base. A TSC found unstable
- * since the start fails the run: its latencies would be void.
+ * The run's times by its clock, from a new base. In cycles, @ival_lim is
+ * at most BLKGEN_REBASE_NS ahead, so that the next I/O past it brings a
+ * new base: the two clocks (the TSC's calibrated rate, ktime's corrected
+ * by NTP, within 500 ppm) part by at most 50 us before they are paired
+ * again, in warmup as in any interval.
  */
 static void blkgen_fast_times(struct blkgen_wl_run *r)
 {
 	unsigned long flags;
-	u64 ns, c;
+	u64 ns, c, lim = U64_MAX;
 
 	if (r->cycles) {
-		if (unlikely(blkgen_cycles_unstable()))
-			blkgen_job_fail(r->w->job,
-					"%s: the TSC was found unstable during the run: its latencies are void",
-					blkgen_wl_name(r->wl));
+		blkgen_fast_check(r);
 		local_irq_save(flags);
 		ns = ktime_get_ns();
 		c = blkgen_cycles();
 		local_irq_restore(flags);
 		blkgen_tclock_base(&r->tc, ns, c);
+		lim = blkgen_tclock_from_ns(&r->tc, ns + BLKGEN_REBASE_NS);
 	}
 	r->c_measure = blkgen_tclock_from_ns(&r->tc, r->t_measure);
 	r->c_deadline = blkgen_tclock_from_ns(&r->tc, r->t_deadline);
-	r->ival_lim = blkgen_tclock_from_ns(&r->tc,
-					    min(r->ival_end, r->t_deadline));
+	r->ival_lim = min(lim, blkgen_tclock_from_ns(&r->tc,
+						     min(r->ival_end,
+							 r->t_deadline)));
 }
 
+/* A failed I/O, or one completing at or past @ival_lim: blkgen_account(). */
 static noinline void blkgen_account_slow(struct blkgen_wl_run *r,
 					 struct blkgen_slot *s)
 {
-	u64 ival_end = r->ival_end;
+	u64 ival_end = r->ival_end, end = s->end_ns;
 
 	s->status = s->bio.bi_status;
 	s->start_ns = blkgen_tclock_to_ns(&r->tc, s->start_ns);
-	s->end_ns = blkgen_tclock_to_ns(&r->tc, s->end_ns);
+	s->end_ns = blkgen_tclock_to_ns(&r->tc, end);
 	blkgen_account(r, s);
-	/* A new interval: its end by the clock, from a new base. */
-	if (r->ival_end != ival_end)
+	/* A new interval, or the clocks to pair again: a new base. */
+	if (r->ival_end != ival_end || end >= r->ival_lim)
 		blkgen_fast_times(r);
 	/* In flight again, unless the caller finds the run over. */
 	s->inflight = true;
 	r->w->inflight++;
 }
 
+/* Draw the slot's next I/O and submit it, started at @now (run's clock). */
 static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
 					      struct blkgen_slot *s, u64 now)
 {
@@ -1292,6 +1311,7 @@ static void blkgen_start_fast(struct blkgen_wl_run *r)
 	}
 }
 
+/* blkgen_reap() of a worker whose workloads all take the fast path. */
 static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 				      struct llist_node *list)
 {
@@ -1459,6 +1479,9 @@ static int blkgen_worker_fn(void *data)
 
 	if (w->t_first)
 		WRITE_ONCE(w->t_last, ktime_get_ns());
+	for (i = 0; i < w->nr_wl; i++)
+		if (w->run[i].fast)
+			blkgen_fast_check(&w->run[i]);
 	blkgen_backlog(w);
 	blkgen_ival_finish(w);
 	for (i = 0; i < w->nr_wl; i++)
