@@ -48,7 +48,7 @@ MODULE_PARM_DESC(spin_us,
 static bool tsc = true;
 module_param(tsc, bool, 0644);
 MODULE_PARM_DESC(tsc,
-		 "Closed loop: stamp I/Os with the TSC where the kernel keeps time by it, read at start (default 1; 0: ktime_get)");
+		 "Closed loop: stamp I/Os with the TSC where the kernel keeps time by it, looked at when a job is started (default 1; 0: ktime_get)");
 
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
@@ -201,7 +201,8 @@ struct blkgen_slot {
  * @c_measure: fast path: @t_measure by @tc
  * @c_deadline: fast path: @t_deadline by @tc
  * @ival_lim: fast path: the earlier of @ival_end and @t_deadline, by
- *	@tc: an I/O completing before it counts in the open interval as it is
+ *	@tc (in cycles, at most BLKGEN_REBASE_NS past its base): an I/O
+ *	completing before it counts in the open interval as it is
  */
 struct blkgen_wl_run {
 	struct blkgen_workload *wl;
