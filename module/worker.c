@@ -42,13 +42,14 @@ MODULE_PARM_DESC(spin_us,
 		 "Open loop: spin rather than sleep when the next arrival is this close, in us (default 20)");
 
 /*
- * The closed loop's fast path stamps its I/O with the CPU's cycle counter
- * where timekeeping reads it (tclock.h), not with ktime_get().
+ * The closed loop's fast path (and a replay's as fast as possible) stamps
+ * its I/O with the CPU's cycle counter where timekeeping reads it
+ * (tclock.h), not with ktime_get().
  */
 static bool tsc = true;
 module_param(tsc, bool, 0644);
 MODULE_PARM_DESC(tsc,
-		 "Closed loop: stamp I/Os with the TSC where the kernel keeps time by it, looked at when a job is started (default 1; 0: ktime_get)");
+		 "Closed loop and replay as fast as possible: stamp I/Os with the TSC where the kernel keeps time by it, looked at when a job is started (default 1; 0: ktime_get)");
 
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
@@ -189,9 +190,11 @@ struct blkgen_slot {
  * @zstuck: zoned: a write found no zone in this pass over the retry
  *	queue; the parked slots after it wait for the next (no zone is
  *	freed in between: drawing for them again would cost, not help)
- * @fast: the closed loop's fast path serves it (blkgen_reap_fast()): a
- *	plain, closed-loop, interrupt-driven workload without io_limit, of
- *	one size at random aligned offsets (blkgen_pattern_is_fast())
+ * @fast: the closed loop's fast path serves it (blkgen_reap_fast()): an
+ *	interrupt-driven workload without io_limit, either plain, closed
+ *	loop, of one size at random aligned offsets
+ *	(blkgen_pattern_is_fast()), or a replay as fast as possible on a
+ *	regular device
  * @fopf: fast path: the operation and flags of a read and of a write
  * @end_io: fast path: the bios' completion handler (stamping or not)
  * @bdev: fast path: the workload's device
@@ -405,16 +408,23 @@ static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
  * or for the worker counts (no coordinated omission).
  */
 /* The next I/O of a workload: its pattern, or the verify pass's next read. */
+/* Replay: the I/O of the record in @r->rec, counted if remapped or clipped. */
+static __always_inline void blkgen_replay_choose(struct blkgen_wl_run *r,
+						 struct blkgen_choice *c)
+{
+	unsigned int f = blkgen_replay_map(&r->wl->pattern, r->wl->lbs,
+					   &r->rec, c);
+
+	if (unlikely(f & BLKGEN_MAP_REMAPPED))
+		r->stats->replay[0]++;
+	if (unlikely(f & BLKGEN_MAP_CLIPPED))
+		r->stats->replay[1]++;
+}
+
 static void blkgen_choose(struct blkgen_wl_run *r, struct blkgen_choice *c)
 {
 	if (r->replay) {
-		unsigned int f = blkgen_replay_map(&r->wl->pattern, r->wl->lbs,
-						   &r->rec, c);
-
-		if (f & BLKGEN_MAP_REMAPPED)
-			r->stats->replay[0]++;
-		if (f & BLKGEN_MAP_CLIPPED)
-			r->stats->replay[1]++;
+		blkgen_replay_choose(r, c);
 		return;
 	}
 	if (!r->pass) {
@@ -1188,13 +1198,18 @@ static void blkgen_reap(struct blkgen_worker *w, struct llist_node *list)
 /*
  * The closed loop's fast path: a workload with @fast set draws, submits
  * and accounts its I/O here, inline, with none of the tests for what it
- * does not do (open loop, polling, verify, replay, zones, io_limit, sizes
- * and distributions). The I/O, its stamps and what is counted are those
- * of blkgen_reap(), blkgen_issue() and blkgen_account(), which it falls
- * back to for the rare cases: a failed I/O, one completing at or after
- * @ival_lim. Its stamps are by the run's clock (@tc, in cycles where
- * @cycles): a latency is their difference scaled, the deadline, measured
- * window and interval end are compared in cycles too.
+ * does not do (open loop, polling, verify, zones, io_limit, sizes and
+ * distributions). A replay as fast as possible is a closed loop whose
+ * I/O comes from the trace: a reaped slot takes the next record at once;
+ * one that finds the ring empty goes on the free ring, and
+ * blkgen_dispatch_fast() gives it the next record when the writer has
+ * added some. The I/O, its stamps and what is counted are those of
+ * blkgen_reap(), blkgen_issue() (blkgen_dispatch() for a replay) and
+ * blkgen_account(), which it falls back to for the rare cases: a failed
+ * I/O, one completing at or after @ival_lim. Its stamps are by the run's
+ * clock (@tc, in cycles where @cycles): a latency is their difference
+ * scaled, the deadline, measured window and interval end are compared in
+ * cycles too.
  */
 
 /* The base of a clock in cycles is taken again at least this often. */
@@ -1261,20 +1276,18 @@ static noinline void blkgen_account_slow(struct blkgen_wl_run *r,
 	r->w->inflight++;
 }
 
-/* Draw the slot's next I/O and submit it, started at @now (run's clock). */
-static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
-					      struct blkgen_slot *s, u64 now)
+/* Submit the slot's I/O (@wr, at byte @off, @s->size), started at @now. */
+static __always_inline void blkgen_submit_fast(struct blkgen_wl_run *r,
+					       struct blkgen_slot *s, u64 now,
+					       bool wr, u64 off)
 {
 	struct bio *bio = &s->bio;
 	unsigned int i, left;
-	bool wr;
-	u64 off;
 
 	s->measured = now >= r->c_measure;
 	s->start_ns = now;
 	if (!r->record)
 		s->end_ns = now;
-	wr = blkgen_pattern_fast(&r->wl->pattern, &r->stream, &off);
 	s->write = wr;
 	bio_reset(bio, r->bdev, r->fopf[wr]);
 	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
@@ -1288,6 +1301,66 @@ static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
 		__bio_add_page(bio, s->pages[i], left, 0);
 	}
 	submit_bio(bio);
+}
+
+/* Draw the slot's next I/O and submit it, started at @now (run's clock). */
+static __always_inline void blkgen_issue_fast(struct blkgen_wl_run *r,
+					      struct blkgen_slot *s, u64 now)
+{
+	u64 off;
+	bool wr = blkgen_pattern_fast(&r->wl->pattern, &r->stream, &off);
+
+	blkgen_submit_fast(r, s, now, wr, off);
+}
+
+/*
+ * A replay as fast as possible: the trace's next record, taken from the
+ * ring, into the slot, submitted at @now. False if there is none yet (the
+ * ring is empty), or none to come (the trace ended, or the run failed on
+ * a write it may not make): the slot is not in flight.
+ */
+static __always_inline bool blkgen_replay_fast(struct blkgen_wl_run *r,
+					       struct blkgen_slot *s, u64 now)
+{
+	struct blkgen_choice c;
+
+	if (unlikely(!blkgen_replay_next(r, 0)))
+		return false;
+	blkgen_replay_choose(r, &c);
+	blkgen_replay_advance(r);
+	s->size = c.size;
+	blkgen_submit_fast(r, s, now, c.write, c.offset);
+	return true;
+}
+
+/*
+ * blkgen_dispatch() of a fast replay: a record for every free slot, while
+ * the ring has them (the writer wakes us when it adds some).
+ */
+static void blkgen_dispatch_fast(struct blkgen_wl_run *r)
+{
+	struct blkgen_worker *w = r->w;
+	struct blkgen_slot *s;
+	u64 now;
+
+	while (r->issuing && r->nr_free) {
+		now = blkgen_fast_now(r);
+		if (READ_ONCE(w->job->stop) || now >= r->c_deadline) {
+			r->issuing = false;
+			return;
+		}
+		s = r->free[r->free_head];
+		s->stamp = r->record;
+		if (!blkgen_replay_fast(r, s, now))
+			return;
+		if (unlikely(!w->t_first))
+			WRITE_ONCE(w->t_first, ktime_get_ns());
+		s->inflight = true;
+		w->inflight++;
+		if (++r->free_head == r->nr_slots)
+			r->free_head = 0;
+		r->nr_free--;
+	}
 }
 
 /* The first I/O of every slot of a fast run, as blkgen_issue() would. */
@@ -1357,7 +1430,14 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 			w->inflight--;
 			continue;
 		}
-		blkgen_issue_fast(r, s, now);
+		if (!r->replay) {
+			blkgen_issue_fast(r, s, now);
+		} else if (unlikely(!blkgen_replay_fast(r, s, now))) {
+			/* blkgen_dispatch_fast() issues its next record. */
+			s->inflight = false;
+			w->inflight--;
+			blkgen_free_push(r, s, 0);
+		}
 	}
 }
 
@@ -1469,7 +1549,9 @@ static int blkgen_worker_fn(void *data)
 			if (w->retry)
 				blkgen_retry(w);
 			for (i = 0; w->open && i < w->nr_wl; i++)
-				if (w->run[i].open)
+				if (w->run[i].fast && w->run[i].open)
+					blkgen_dispatch_fast(&w->run[i]);
+				else if (w->run[i].open)
 					blkgen_dispatch(&w->run[i]);
 			blk_finish_plug(&plug);
 		}
@@ -1762,9 +1844,11 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			if (!r->free)
 				goto out_free;
 		}
-		r->fast = r->plain && !r->open && !r->opf &&
-			  r->quota == U64_MAX &&
-			  blkgen_pattern_is_fast(&wl->pattern);
+		/* A replay as fast as possible is a closed loop of records. */
+		r->fast = !r->opf && r->quota == U64_MAX &&
+			  ((r->plain && !r->open &&
+			    blkgen_pattern_is_fast(&wl->pattern)) ||
+			   (r->replay == BLKGEN_REPLAY_AFAP && !r->zoned));
 		fast &= r->fast;
 		for (j = 0; j < r->nr_slots; j++) {
 			r->slots[j] = blkgen_slot_alloc(r, node, &fill);
