@@ -1345,6 +1345,14 @@ static void blkgen_dispatch_fast(struct blkgen_wl_run *r)
 
 	while (r->issuing && r->nr_free) {
 		now = blkgen_fast_now(r);
+		/*
+		 * Nothing may have completed for long (the ring was empty):
+		 * a new base, as a completion past @ival_lim would take.
+		 */
+		if (unlikely(now >= r->ival_lim)) {
+			blkgen_fast_times(r);
+			now = blkgen_fast_now(r);
+		}
 		if (READ_ONCE(w->job->stop) || now >= r->c_deadline) {
 			r->issuing = false;
 			return;
@@ -1432,7 +1440,8 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 		}
 		if (!r->replay) {
 			blkgen_issue_fast(r, s, now);
-		} else if (unlikely(!blkgen_replay_fast(r, s, now))) {
+		} else if (unlikely(!r->issuing ||
+				    !blkgen_replay_fast(r, s, now))) {
 			/* blkgen_dispatch_fast() issues its next record. */
 			s->inflight = false;
 			w->inflight--;
