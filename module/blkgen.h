@@ -48,6 +48,8 @@
 #define BLKGEN_MAX_DEPTH	65536	/* per workload */
 #define BLKGEN_MAX_ERRORS	1000	/* consecutive errors that fail a run */
 #define BLKGEN_SHARE_ONE	10000	/* run_share unit: 0.01% */
+/* An armed run's workers are woken this long before start_at, and spin. */
+#define BLKGEN_START_SPIN_NS	(2 * NSEC_PER_MSEC)
 
 enum blkgen_state {
 	BLKGEN_IDLE,

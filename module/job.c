@@ -517,9 +517,11 @@ static void blkgen_job_set_start_at(struct blkgen_job *job)
 }
 
 /*
- * start_at has come (by CLOCK_REALTIME, however it was set meanwhile):
- * the run's times count from it, its verify flushes begin, and the
- * workers waiting for it go. The one write that ends "armed";
+ * start_at is BLKGEN_START_SPIN_NS away (by CLOCK_REALTIME, however it
+ * was set meanwhile): the run's times count from it, its verify flushes
+ * begin, and the workers waiting for it go, to spin to it (a wake-up's
+ * latency is not in their first I/O's start). The one write that ends
+ * "armed";
  * finish_work cancels the timer before the workers are stopped and the
  * flushes are cancelled.
  */
@@ -711,7 +713,8 @@ int blkgen_job_start(struct blkgen_job *job)
 	for (i = 0; i < job->nr_workers; i++)
 		blkgen_worker_start(job->workers[i]);
 	if (job->start_at)
-		hrtimer_start(&job->start_timer, ns_to_ktime(job->start_at),
+		hrtimer_start(&job->start_timer,
+			      ns_to_ktime(job->start_at - BLKGEN_START_SPIN_NS),
 			      HRTIMER_MODE_ABS_HARD);
 	else
 		blkgen_verify_run_start(job);

@@ -1529,6 +1529,19 @@ static int blkgen_worker_fn(void *data)
 		}
 	}
 
+	/*
+	 * Armed, the timer woke us BLKGEN_START_SPIN_NS before the start:
+	 * ready, spin to it, so that the first I/O does not wait for a
+	 * wake-up (tens of microseconds, far more in a VM whose vCPU must
+	 * be scheduled). Another worker on this CPU takes its turns
+	 * (sync/002: two jobs).
+	 */
+	while (ktime_get_ns() < READ_ONCE(w->job->t_start) &&
+	       !READ_ONCE(w->job->stop)) {
+		cpu_relax();
+		cond_resched();
+	}
+
 	blk_start_plug(&plug);
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
