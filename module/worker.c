@@ -1393,9 +1393,14 @@ static void blkgen_start_fast(struct blkgen_wl_run *r)
 	}
 }
 
-/* blkgen_reap() of a worker whose workloads all take the fast path. */
-static noinline void blkgen_reap_fast(struct blkgen_worker *w,
-				      struct llist_node *list)
+/*
+ * blkgen_reap() of a worker whose workloads all take the fast path;
+ * @replay: some of them replay a trace (a constant: the closed loop's
+ * copy has no test for it).
+ */
+static __always_inline void __blkgen_reap_fast(struct blkgen_worker *w,
+					       struct llist_node *list,
+					       const bool replay)
 {
 	const bool *stop = &w->job->stop;
 	struct blkgen_slot *s, *tmp;
@@ -1438,7 +1443,7 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 			w->inflight--;
 			continue;
 		}
-		if (!r->replay) {
+		if (!replay || !r->replay) {
 			blkgen_issue_fast(r, s, now);
 		} else if (unlikely(!r->issuing ||
 				    !blkgen_replay_fast(r, s, now))) {
@@ -1448,6 +1453,18 @@ static noinline void blkgen_reap_fast(struct blkgen_worker *w,
 			blkgen_free_push(r, s, 0);
 		}
 	}
+}
+
+static noinline void blkgen_reap_fast(struct blkgen_worker *w,
+				      struct llist_node *list)
+{
+	__blkgen_reap_fast(w, list, false);
+}
+
+static noinline void blkgen_reap_fast_replay(struct blkgen_worker *w,
+					     struct llist_node *list)
+{
+	__blkgen_reap_fast(w, list, true);
 }
 
 /* Open-loop workloads that may still issue. */
@@ -1564,7 +1581,9 @@ static int blkgen_worker_fn(void *data)
 		list = llist_del_all(&w->done);
 		if (list || w->retry || w->open) {
 			blk_start_plug(&plug);
-			if (list && w->fast)
+			if (list && w->fast && w->replay)
+				blkgen_reap_fast_replay(w, list);
+			else if (list && w->fast)
 				blkgen_reap_fast(w, list);
 			else if (list)
 				blkgen_reap(w, list);
