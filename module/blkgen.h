@@ -404,8 +404,9 @@ static inline const char *blkgen_wl_name(const struct blkgen_workload *wl)
  * @record: latencies are recorded in this run (module parameter latency)
  * @armed: the run waits for @start_at (state shows "armed"); cleared once,
  *	by @start_timer, with a release after the run's times are set
- * @start_timer: an absolute CLOCK_REALTIME timer at @start_at: sets the
- *	run's times and wakes the workers
+ * @start_timer: an absolute CLOCK_REALTIME timer BLKGEN_START_SPIN_NS
+ *	before @start_at: sets the run's times and wakes the workers, which
+ *	spin to @start_at
  */
 struct blkgen_job {
 	struct config_group group;

@@ -506,8 +506,9 @@ static void blkgen_job_set_start_at(struct blkgen_job *job)
 	s64 now = ktime_get_ns();
 
 	/*
-	 * The timer fires at start_at or just after, and the run's times
-	 * count from start_at exactly. Much later, the clock was stepped
+	 * The timer fires BLKGEN_START_SPIN_NS before start_at or just
+	 * after (the workers spin to it), and the run's times count from
+	 * start_at exactly. Much later, the clock was stepped
 	 * past it (or start_at passed as the run was armed): from now, so
 	 * that no warmup or window is cut short and no arrivals burst.
 	 */

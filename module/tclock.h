@@ -3,16 +3,16 @@
  * blkgen's stamp clock (pure C, shared with the host unit tests).
  *
  * The fast path (a closed loop's, a replay's as fast as possible) stamps
- * each I/O twice. Where the kernel
- * keeps time by the TSC, it reads the TSC itself (a few instructions
- * against ktime_get()'s forty) and turns cycles into nanoseconds by a
- * fixed-point multiplier, as timekeeping does, but from the TSC's
- * calibrated rate (tsc_khz), without NTP's correction: a latency is a
- * difference of cycles times @mult. Absolute times (the deadline, the
- * measured window, interval ends) go through a base, a pair of readings
- * of both clocks taken together; the worker takes it again 100 ms on (at
- * the first I/O stamped past that), so the two clocks (NTP corrects
- * ktime by at most 500 ppm) part by at most 50 us.
+ * each I/O twice. Where the kernel keeps time by the TSC, it reads the
+ * TSC itself (a few instructions against ktime_get()'s forty) and turns
+ * cycles into nanoseconds by a fixed-point multiplier, as timekeeping
+ * does, but from the TSC's calibrated rate (tsc_khz), without NTP's
+ * correction: a latency is a difference of cycles times @mult. Absolute
+ * times (the deadline, the measured window, interval ends) go through a
+ * base, a pair of readings of both clocks taken together; the worker
+ * takes it again 100 ms on (at the first I/O stamped past that), so the
+ * two clocks (NTP corrects ktime by at most 500 ppm) part by at most
+ * 50 us.
  *
  * Without a TSC the clock is ktime itself: @mult and @cmult are 1 << 32,
  * the base is 0, and every conversion is the identity.

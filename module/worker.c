@@ -398,16 +398,6 @@ static __always_inline void blkgen_submit(struct blkgen_wl_run *r,
 	submit_bio(&s->bio);
 }
 
-/*
- * Submit the slot's next I/O, intended to start at @start; false if the
- * run no longer issues. Closed loop, @start is @now, read per I/O just
- * before its bio is built, as fio stamps each io_u: one stamp for a whole
- * batch would charge an I/O with the time spent building the others
- * (measured: +14% at depth 8 against blktrace's Q2C in the VM). Open
- * loop, @start is the scheduled arrival, so time spent waiting for a slot
- * or for the worker counts (no coordinated omission).
- */
-/* The next I/O of a workload: its pattern, or the verify pass's next read. */
 /* Replay: the I/O of the record in @r->rec, counted if remapped or clipped. */
 static __always_inline void blkgen_replay_choose(struct blkgen_wl_run *r,
 						 struct blkgen_choice *c)
@@ -421,6 +411,7 @@ static __always_inline void blkgen_replay_choose(struct blkgen_wl_run *r,
 		r->stats->replay[1]++;
 }
 
+/* The next I/O of a workload: its pattern, or the verify pass's next read. */
 static void blkgen_choose(struct blkgen_wl_run *r, struct blkgen_choice *c)
 {
 	if (r->replay) {
@@ -577,6 +568,15 @@ static __always_inline void blkgen_choose_submit(struct blkgen_wl_run *r,
 	blkgen_submit(r, s);
 }
 
+/*
+ * Submit the slot's next I/O, intended to start at @start; false if the
+ * run no longer issues. Closed loop, @start is @now, read per I/O just
+ * before its bio is built, as fio stamps each io_u: one stamp for a whole
+ * batch would charge an I/O with the time spent building the others
+ * (measured: +14% at depth 8 against blktrace's Q2C in the VM). Open
+ * loop, @start is the scheduled arrival, so time spent waiting for a slot
+ * or for the worker counts (no coordinated omission).
+ */
 static __always_inline bool blkgen_issue_at(struct blkgen_wl_run *r,
 					    struct blkgen_slot *s,
 					    u64 start, u64 now)
@@ -1530,8 +1530,6 @@ static int blkgen_worker_fn(void *data)
 		r->t_deadline = w->job->t_deadline;
 		r->t_start = w->job->t_start;
 		r->ival_end = r->t_measure + w->job->interval_ns;
-		if (r->fast)
-			blkgen_fast_times(r);
 		if (r->replay) {
 			/* The writers wake us: named in run_start. */
 			r->issuing = true;
@@ -1558,6 +1556,15 @@ static int blkgen_worker_fn(void *data)
 		cpu_relax();
 		cond_resched();
 	}
+	/*
+	 * The base of the fast path's clock from now on: taken before the
+	 * spin, the TSC projected to the measured window's start could be
+	 * ahead of ktime by NTP's correction, and the first I/Os of a run
+	 * without warmup counted as warmup.
+	 */
+	for (i = 0; i < w->nr_wl; i++)
+		if (w->run[i].fast)
+			blkgen_fast_times(&w->run[i]);
 
 	blk_start_plug(&plug);
 	for (i = 0; i < w->nr_wl; i++) {
