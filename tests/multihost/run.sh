@@ -317,7 +317,7 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	# runs this alone (beside two other QEMUs the first bios came 5.8 ms
 	# and once 67 ms after start_at). The workers are woken 2 ms before
 	# start_at and spin to it: on an idle host the first bios came 49 to
-	# 198 us after it (woken at start_at, 0.5 to 2.5 ms).
+	# 481 us after it (woken at start_at, 0.5 to 2.5 ms).
 	late_us=1000
 	dev=$(gssh "$port_a" cat /sys/block/nvme0n1/dev | tr : ,)
 	for g in a b; do
