@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * blkgen kernel compatibility: the only place that tests the kernel
- * version. Supported: Debian 6.1 and 6.12; later kernels should build.
+ * version. Each difference is named by the release that made it. Built
+ * and tested on every kernel from Debian's 6.1 to its newest (6.1, 6.12,
+ * 6.12 PREEMPT_RT, and trixie-backports' newest: 7.3 at this writing);
+ * Documentation/testing.rst says how the matrix is chosen.
  */
 #ifndef _BLKGEN_COMPAT_H
 #define _BLKGEN_COMPAT_H
 
 #include <linux/blkdev.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/version.h>
 
 /**
@@ -130,6 +134,28 @@ static inline int blkgen_zone_mgmt(struct block_device *bdev, enum req_op op,
 }
 
 /**
+ * blkgen_hrtimer_setup() - Initialise an hrtimer with its callback.
+ * @timer: the timer
+ * @fn: its callback
+ * @clock: CLOCK_REALTIME, CLOCK_MONOTONIC...
+ * @mode: HRTIMER_MODE_ABS_HARD and the like
+ *
+ * 6.13 added hrtimer_setup(), which takes the callback; 6.15 removed
+ * hrtimer_init() and the assignment of .function after it.
+ */
+static inline void blkgen_hrtimer_setup(struct hrtimer *timer,
+					enum hrtimer_restart (*fn)(struct hrtimer *),
+					clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+/**
  * blkgen_bdev_can_poll() - Whether REQ_POLLED bios can be reaped here.
  * @bdev: device
  *
@@ -170,6 +196,20 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 #include <asm/tsc.h>
 #include <linux/timekeeping.h>
 
+/*
+ * The timekeeper's clocksource count beside its system time: 6.17 made
+ * ktime_get_snapshot() ktime_get_snapshot_id(), which names the clock the
+ * system time is of (the cycle count is the same for every clock).
+ */
+static inline void blkgen_time_snapshot(struct system_time_snapshot *snap)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	ktime_get_snapshot_id(CLOCK_REALTIME, snap);
+#else
+	ktime_get_snapshot(snap);
+#endif
+}
+
 static __always_inline u64 blkgen_cycles(void)
 {
 	return rdtsc_ordered();
@@ -179,7 +219,7 @@ static __always_inline u64 blkgen_cycles(void)
  * blkgen_cycles_khz() - The frequency of blkgen_cycles(), if it is the
  *	clock timekeeping reads.
  *
- * The timekeeper's own cycle count (ktime_get_snapshot(), the same on 6.1,
+ * The timekeeper's own cycle count (blkgen_time_snapshot(), the same on 6.1,
  * which has no clocksource id for the TSC, and 6.12) is the TSC when a
  * TSC read right after it is ahead by less than a millisecond.
  *
@@ -195,7 +235,7 @@ static inline u32 blkgen_cycles_khz(void)
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
 		return 0;
 	local_irq_save(flags);
-	ktime_get_snapshot(&snap);
+	blkgen_time_snapshot(&snap);
 	c = rdtsc_ordered();
 	local_irq_restore(flags);
 	if (c < snap.cycles || c - snap.cycles >= tsc_khz)

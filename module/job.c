@@ -150,8 +150,8 @@ int blkgen_job_init(struct blkgen_job *job)
 	INIT_WORK(&job->finish_work, blkgen_job_finish_work);
 	init_waitqueue_head(&job->ended_wq);
 	INIT_LIST_HEAD(&job->running_node);
-	hrtimer_init(&job->start_timer, CLOCK_REALTIME, HRTIMER_MODE_ABS_HARD);
-	job->start_timer.function = blkgen_job_start_fire;
+	blkgen_hrtimer_setup(&job->start_timer, blkgen_job_start_fire,
+			     CLOCK_REALTIME, HRTIMER_MODE_ABS_HARD);
 	job->duration_ms = 10000;
 	job->interval_ms = 1000;
 	job->arrival = BLKGEN_ARRIVAL_POISSON;
