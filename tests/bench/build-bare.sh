@@ -8,9 +8,11 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$1 out=$2
+# shellcheck source=tests/vm/kernel-lib.sh
+. "$top/tests/vm/kernel-lib.sh"
 mkdir -p "$out"
 cp -u "$top/tests/bench/bare.c" "$top/tests/bench/Kbuild" "$top/module/compat.h" "$out/"
-if ! make -s -C "$kdir" M="$out" modules > "$out/build.log" 2>&1; then
+if ! kernel_make "$kdir" -s M="$out" modules > "$out/build.log" 2>&1; then
 	echo "build-bare.sh: blkgen_bare.ko build failed against $kdir:" >&2
 	tail -n 20 "$out/build.log" >&2
 	exit 1

@@ -17,7 +17,9 @@ fi
 mapfile -t rels < <("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"})
 [ ${#rels[@]} -gt 0 ] || { echo "bench: no kernel matches '${KERNEL:-}'" >&2; exit 1; }
 rel=${rels[-1]}
-bare=$("$top/tests/bench/build-bare.sh" "/lib/modules/$rel/build" "$top/build/bench/$rel")
+# shellcheck source=tests/vm/kernel-lib.sh
+. "$top/tests/vm/kernel-lib.sh"
+bare=$("$top/tests/bench/build-bare.sh" "$(kernel_kdir "$rel")" "$top/build/bench/$rel")
 # fio's t/io_uring, if it can be fetched and built (cached after once).
 tio=()
 if t=$("$top/tests/bench/t-io-uring.sh"); then

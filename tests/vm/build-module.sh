@@ -5,12 +5,16 @@
 #
 # Build blkgen.ko against the kernel tree KDIR in OUTDIR (a private copy of
 # the sources, so several kernels can be built side by side without
-# clobbering the in-tree build). Prints the path of the module.
+# clobbering the in-tree build), with the kernel's own compiler (a kernel
+# of tests/vm/newest-kernel.sh's builds in its trixie build root). Prints
+# the path of the module.
 set -eu
 
 kdir=$1
 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/vm/kernel-lib.sh
+. "$top/tests/vm/kernel-lib.sh"
 
 mkdir -p "$out"
 # Copy only what changed so kbuild's incremental build keeps working.
@@ -26,5 +30,5 @@ done
 
 set -o pipefail
 # Debian ships no vmlinux with its headers, so kbuild skips BTF: say so once, not per build.
-make -s -C "$kdir" M="$out" modules 2>&1 | { grep -v "^Skipping BTF generation" || true; } >&2
+kernel_make "$kdir" -s M="$out" modules 2>&1 | { grep -v "^Skipping BTF generation" || true; } >&2
 echo "$out/module/blkgen.ko"

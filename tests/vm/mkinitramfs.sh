@@ -15,7 +15,10 @@
 # VM_TEST_TIMEOUT, VM_KDIR: the build tree of a kernel that has everything
 # built in and no /lib/modules/RELEASE (the debug kernel): each wanted
 # module must be listed in its modules.builtin, which is installed so that
-# modprobe of a built-in driver succeeds; blkgen.ko is the only module.
+# modprobe of a built-in driver succeeds; blkgen.ko is the only module;
+# VM_MODROOT: the directory whose lib/modules/RELEASE holds the kernel's
+# modules (default /; a kernel unpacked by tests/vm/newest-kernel.sh has
+# its own).
 set -eu
 
 rel=$1
@@ -23,6 +26,7 @@ ko=$2
 root=$3
 out=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
+modroot=${VM_MODROOT:-/}
 moddir=/lib/modules/$rel
 
 rm -rf "$root"
@@ -77,8 +81,14 @@ for spec in ${VM_EXES:-}; do
 	esac
 done
 
-want="configfs null_blk nvme dm_mod ext4 crc32c_generic ${VM_MODULES:-}"
+want="configfs null_blk nvme dm_mod ext4 ${VM_MODULES:-}"
 [ "$minimal" = 1 ] && want="configfs null_blk ${VM_MODULES:-}"
+# ext4's checksums through the crypto API up to 6.13 (crc32c_generic);
+# 6.14 made crc32c a library that ext4 depends on.
+if [ "$minimal" = 0 ] &&
+   modprobe -d "$modroot" -S "$rel" --show-depends crc32c_generic > /dev/null 2>&1; then
+	want="$want crc32c_generic"
+fi
 mkdir -p "$root$moddir"
 if [ -n "${VM_KDIR:-}" ]; then
 	# Everything built in: check it, and index it for the guest's modprobe.
@@ -95,22 +105,26 @@ if [ -n "${VM_KDIR:-}" ]; then
 fi
 
 # Kernel modules: each wanted module and its dependencies, decompressed.
+deps=
 for m in $want; do
-	modprobe -S "$rel" --show-depends "$m" 2>/dev/null || {
+	d=$(modprobe -d "$modroot" -S "$rel" --show-depends "$m" 2>/dev/null) || {
 		echo "mkinitramfs: $rel has no module $m" >&2
 		exit 1
 	}
-done | awk '$1 == "insmod" { print $2 }' | sort -u |
+	deps="$deps$d
+"
+done
+echo "$deps" | awk '$1 == "insmod" { print $2 }' | sort -u |
 while read -r path; do
-	path=${path#/}
-	path=/${path#/}
+	path=/${path#"${modroot%/}"/}
 	dest=$root${path%.xz}
 	dest=${dest%.zst}
 	mkdir -p "$(dirname "$dest")"
+	src=${modroot%/}$path
 	case $path in
-	*.xz) xz -dc "$path" > "$dest" ;;
-	*.zst) zstd -qdc "$path" > "$dest" ;;
-	*) cp "$path" "$dest" ;;
+	*.xz) xz -dc "$src" > "$dest" ;;
+	*.zst) zstd -qdc "$src" > "$dest" ;;
+	*) cp "$src" "$dest" ;;
 	esac
 done
 # As DKMS installs it on Debian for the kselftest boot, else as make
@@ -126,7 +140,7 @@ if [ -e "$(dirname "$ko")/blkgen_test.ko" ]; then
 fi
 if [ -z "${VM_KDIR:-}" ]; then
 	for f in modules.order modules.builtin modules.builtin.modinfo; do
-		[ -e "$moddir/$f" ] && cp "$moddir/$f" "$root$moddir/"
+		[ -e "${modroot%/}$moddir/$f" ] && cp "${modroot%/}$moddir/$f" "$root$moddir/"
 	done
 fi
 depmod -b "$root" "$rel"

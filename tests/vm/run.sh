@@ -71,6 +71,8 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
+# shellcheck source=tests/vm/kernel-lib.sh
+. "$vm/kernel-lib.sh"
 
 patterns=()
 mode='test'
@@ -150,7 +152,7 @@ record() {
 # Each boot: its name (the release, or debug-X.Y), the kernel release,
 # image and build tree, and for the debug kernel (drivers built in) their
 # parameters on the kernel command line.
-names=() rels=() images=() kdirs=() builtin=()
+names=() rels=() images=() kdirs=() modroots=() builtin=()
 status=0
 if [ ${#patterns[@]} -gt 0 ] || [ "$debug" = 0 ]; then
 	mapfile -t found < <("$vm/kernels.sh" "${patterns[@]}")
@@ -161,8 +163,8 @@ if [ ${#patterns[@]} -gt 0 ] || [ "$debug" = 0 ]; then
 		exit 1
 	fi
 	for rel in "${found[@]}"; do
-		names+=("$rel") rels+=("$rel") images+=("/boot/vmlinuz-$rel")
-		kdirs+=("/lib/modules/$rel/build") builtin+=(0)
+		names+=("$rel") rels+=("$rel") images+=("$(kernel_image "$rel")")
+		kdirs+=("$(kernel_kdir "$rel")") modroots+=("$(kernel_modroot "$rel")") builtin+=(0)
 	done
 fi
 if [ "$debug" = 1 ]; then
@@ -173,7 +175,7 @@ if [ "$debug" = 1 ]; then
 		image=${line%% KDIR=*}
 		rel=$(cat "$kdir/include/config/kernel.release")
 		names+=("debug-$(echo "$rel" | cut -d . -f 1-2)") rels+=("$rel")
-		images+=("${image#KERNEL=}") kdirs+=("$kdir") builtin+=(1)
+		images+=("${image#KERNEL=}") kdirs+=("$kdir") modroots+=(/) builtin+=(1)
 	else
 		echo "run.sh: debug kernel build failed" >&2
 		record FAIL "debug: vm (debug kernel build)"
@@ -183,7 +185,7 @@ fi
 [ ${#names[@]} -gt 0 ] || exit 1
 if [ "$mode" = shell ]; then
 	names=("${names[-1]}") rels=("${rels[-1]}") images=("${images[-1]}")
-	kdirs=("${kdirs[-1]}") builtin=("${builtin[-1]}")
+	kdirs=("${kdirs[-1]}") modroots=("${modroots[-1]}") builtin=("${builtin[-1]}")
 fi
 
 # expected_skip NAME TEST REASON: TEST may skip for REASON on the boot
@@ -262,7 +264,7 @@ for i in "${!names[@]}"; do
 	if [ "$icount" = 1 ] && [ -z "$cpus" ]; then
 		case $rel in 6.1.*) smp=1 ;; esac
 	fi
-	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR=
+	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR= VM_MODROOT=${modroots[$i]}
 	if [ "$icount" = 1 ]; then
 		VM_TESTS=${user_tests:-$timing_tests}
 		# Marks the boot for _have_icount (init's environment).

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# kernel-lib.sh — where a test kernel's files are (sourced).
+#
+# Two kinds of kernel: Debian's, installed on this machine (bookworm's 6.1,
+# 6.12 and 6.12 rt: /boot/vmlinuz-REL, /lib/modules/REL/build, built with
+# the host's gcc), and those tests/vm/newest-kernel.sh unpacked from
+# trixie-backports into $BLKGEN_CACHE/kernels/REL (image and modules, from
+# the packages, with dpkg -x) whose headers are installed in a trixie build
+# root (their compiler, gcc-14, is not bookworm's), where their builds run
+# (chroot, with /proc and the build directory mounted in a private mount
+# namespace).
+
+blkgen_cache=${BLKGEN_CACHE:-/var/cache/blkgen}
+# The trixie build root (newest-kernel.sh makes it).
+blkgen_buildroot=$blkgen_cache/buildroot/trixie
+
+# kernel_unpacked REL: REL is a kernel newest-kernel.sh unpacked.
+kernel_unpacked() {
+	[ -e "$blkgen_cache/kernels/$1/complete" ]
+}
+
+# kernel_image REL: the kernel image QEMU boots.
+kernel_image() {
+	if kernel_unpacked "$1"; then
+		echo "$blkgen_cache/kernels/$1/vmlinuz"
+	else
+		echo "/boot/vmlinuz-$1"
+	fi
+}
+
+# kernel_modroot REL: the directory whose lib/modules/REL holds the
+# kernel's modules (/ for an installed kernel).
+kernel_modroot() {
+	if kernel_unpacked "$1"; then
+		echo "$blkgen_cache/kernels/$1/root"
+	else
+		echo /
+	fi
+}
+
+# kernel_kdir REL: the kernel's build tree, as a path on this machine.
+kernel_kdir() {
+	if kernel_unpacked "$1"; then
+		echo "$blkgen_buildroot/usr/src/linux-headers-$1"
+	else
+		echo "/lib/modules/$1/build"
+	fi
+}
+
+# kernel_make KDIR ARGS...: make -C KDIR ARGS, where the kernel's compiler
+# is: in the build root when KDIR is in it (M=DIR mounted at its own path
+# there), else here.
+kernel_make() {
+	local kdir=$1 arg mdir=
+	shift
+	case $kdir in
+	"$blkgen_buildroot"/*) ;;
+	*) make -C "$kdir" "$@"; return ;;
+	esac
+	for arg in "$@"; do
+		case $arg in M=*) mdir=${arg#M=} ;; esac
+	done
+	[ -n "$mdir" ] || { echo "kernel_make: a build in $blkgen_buildroot needs M=DIR" >&2; return 2; }
+	mdir=$(cd "$mdir" && pwd) || return 2
+	mkdir -p "$blkgen_buildroot$mdir" || return 2
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m sh -c '
+		root=$1 mdir=$2 kdir=$3
+		shift 3
+		mount --make-rprivate / 2>/dev/null
+		mount -t proc proc "$root/proc" &&
+		mount --bind "$mdir" "$root$mdir" &&
+		exec chroot "$root" make -C "$kdir" "$@"' sh \
+		"$blkgen_buildroot" "$mdir" "${kdir#"$blkgen_buildroot"}" "$@"
+}
