@@ -175,10 +175,10 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 }
 
 /*
- * Binary sysfs attributes: their callbacks and tables became const in the
- * 6.13 to 6.16 series (transitional read_new/bin_attrs_new in between).
- * 6.1 and 6.12 take the non-const forms; the cut-off for the const ones is
- * a best guess, untested here.
+ * Binary sysfs attributes: 6.16 made bin_attribute's read/write callbacks
+ * and attribute_group's bin_attrs const (6.13 to 6.15 had const variants
+ * beside them, read_new and bin_attrs_new). 6.1 and 6.12 build with the
+ * plain forms, 7.x with the const ones.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
 #define BLKGEN_BIN_CONST const
@@ -197,13 +197,13 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 #include <linux/timekeeping.h>
 
 /*
- * The timekeeper's clocksource count beside its system time: 6.17 made
+ * The timekeeper's clocksource count beside its system time: 7.2 made
  * ktime_get_snapshot() ktime_get_snapshot_id(), which names the clock the
  * system time is of (the cycle count is the same for every clock).
  */
 static inline void blkgen_time_snapshot(struct system_time_snapshot *snap)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
 	ktime_get_snapshot_id(CLOCK_REALTIME, snap);
 #else
 	ktime_get_snapshot(snap);

@@ -32,6 +32,8 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=tests/vm/kernel-lib.sh
+. "$top/tests/vm/kernel-lib.sh"
 mkdir -p build
 results=$top/build/check-results.txt
 : > "$results"
@@ -158,6 +160,10 @@ boot() {
 	multihost)
 		tier "multihost: two VMs started at one instant by ansible/run.yml (alone)"
 		multihost_check ;;
+	dkms)
+		tier "DKMS across a kernel upgrade (trixie build root)"
+		step "dkms: make dkms-install, then the newest kernel's headers: built for it" \
+			tests/dkms-check.sh ;;
 	demos)
 		tier "demos"
 		step "demo: make demo (short)" demo_check
@@ -284,15 +290,52 @@ if [ $debug = 1 ]; then
 fi
 tier "dependencies"
 deps
+# Debian's newest kernel (trixie-backports' newest, tests/vm/newest-kernel.sh:
+# unpacked, with a trixie build root for its gcc-14; about 90 s when not
+# cached), in the background until the boots' queue is made.
+newest_pid=
+if [ "$(id -u)" -eq 0 ]; then
+	tests/vm/newest-kernel.sh > build/newest-kernel.log 2>&1 &
+	newest_pid=$!
+fi
 
 tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
 
-# The boots' queue and lane 1 start once the tool is built (the boots
-# would build it too). No boot's files from an earlier run (the host
-# checks read them).
-mapfile -t kernels < <(tests/vm/kernels.sh "${kpat[@]}")
-newest=${kernels[-1]:-}
+tier "host unit tests (ASan, UBSan)"
+fails_before=$(grep -c '^FAIL' "$results")
+make -s -C tests/unit check 2>&1 | tee -a "$results"
+rc=${PIPESTATUS[0]}
+# A test that does not build records nothing: its make failing still fails.
+if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
+	echo "FAIL unit: make -C tests/unit check exited $rc" | tee -a "$results"
+fi
+
+if [ -n "$newest_pid" ]; then
+	if wait "$newest_pid"; then
+		echo "PASS newest kernel: $(tail -n 1 build/newest-kernel.log) from trixie-backports, unpacked, with its build root" | tee -a "$results"
+	else
+		echo "FAIL newest kernel: tests/vm/newest-kernel.sh (build/newest-kernel.log)" | tee -a "$results"
+		tail -n 20 build/newest-kernel.log | sed 's/^/    /'
+	fi
+fi
+# The kernels: each generic one (Debian's installed 6.1 and 6.12, the
+# newest of trixie-backports) and, unless KERNELS chooses, the rt ones;
+# the newest is the newest generic one. The module's host-side checks
+# (sparse, kernel-doc, make install) take the newest installed on this
+# machine, whose build is the host's own compiler's.
+mapfile -t kernels < <({ tests/vm/kernels.sh "${kpat[@]}"
+	[ ${#kpat[@]} -eq 0 ] && tests/vm/kernels.sh rt; } | sort -V)
+newest=$(tests/vm/kernels.sh "${kpat[@]}" | tail -n 1)
+newest_host=
+for rel in "${kernels[@]}"; do
+	kernel_unpacked "$rel" || [[ $rel == *-rt-* ]] || newest_host=$rel
+done
+echo "kernels: ${kernels[*]:-none} (newest: ${newest:-none})"
+
+# The boots' queue and lane 1 start now (the debug kernel's boots wait
+# for its build, the others for the host tiers). No boot's files from an
+# earlier run (the host checks read them).
 queue=$top/build/check-queue
 # The minimal guest's tests: two that pass on null_blk and configfs, one
 # with the collection's own blkgenctl, and one that lacks each of
@@ -306,9 +349,15 @@ if [ "${VM:-1}" != 0 ]; then
 		if [ $debug = 1 ]; then echo "debug 1/2"; echo "debug 2/2"; fi
 		for rel in "${kernels[@]}"; do echo "tcg $rel"; done
 		[ $debug = 1 ] && echo "debug-icount"
-		for rel in "${kernels[@]}"; do echo "icount $rel"; done
+		# The timing tests on the generic kernels (an rt kernel's
+		# timers are those of its generic twin).
+		for rel in "${kernels[@]}"; do
+			[[ $rel == *-rt-* ]] || echo "icount $rel"
+		done
 		[ -n "$newest" ] && echo "minimal $newest"
 		[ -n "$newest" ] && echo "demos"
+		# DKMS across a kernel upgrade in the build root's overlay.
+		[ -n "$newest_pid" ] && kernel_unpacked "$newest" && echo "dkms"
 	} > "$queue"
 	setsid bash -c "$(declare -f); $(declare -p top kernels newest debug queue minimal_tests); lane=1; lane1" \
 		>> build/check-lane1.log 2>&1 &
@@ -318,15 +367,6 @@ if [ "${VM:-1}" != 0 ]; then
 	# and all (an unfinished build is never taken for a finished one).
 	trap 'kill -- -$lane1_pid ${build_pid:+-$build_pid} 2>/dev/null' EXIT
 	trap 'exit 130' INT TERM
-fi
-
-tier "host unit tests (ASan, UBSan)"
-fails_before=$(grep -c '^FAIL' "$results")
-make -s -C tests/unit check 2>&1 | tee -a "$results"
-rc=${PIPESTATUS[0]}
-# A test that does not build records nothing: its make failing still fails.
-if [ "$rc" -ne 0 ] && [ "$(grep -c '^FAIL' "$results")" -eq "$fails_before" ]; then
-	echo "FAIL unit: make -C tests/unit check exited $rc" | tee -a "$results"
 fi
 
 tier "static checks"
@@ -339,18 +379,18 @@ sparse_check() {
 	echo "$out"
 	! echo "$out" | grep -E 'warning:|error:'
 }
-if [ -n "$newest" ]; then
-	step "static: sparse (module, $newest)" sparse_check "$newest"
+if [ -n "$newest_host" ]; then
+	step "static: sparse (module, $newest_host)" sparse_check "$newest_host"
 fi
 kfiles=()
 for f in module/*.[ch] uapi/linux/*.h; do
 	case $f in *.mod.c) ;; *) kfiles+=("$f") ;; esac
 done
 step "static: checkpatch --strict (module, uapi)" tests/checkpatch.sh "${kfiles[@]}"
-if [ -n "$newest" ]; then
+if [ -n "$newest_host" ]; then
 	# kernel-doc comments that name every parameter, as the kernel's own
 	step "static: kernel-doc (module, uapi)" \
-		"/lib/modules/$newest/build/scripts/kernel-doc" -Werror -none "${kfiles[@]}"
+		"/lib/modules/$newest_host/build/scripts/kernel-doc" -Werror -none "${kfiles[@]}"
 fi
 step "static: shellcheck (tests, scripts)" \
 	shellcheck -S warning -x -s bash tests/run_tests tests/lib/rc tests/*.sh \
@@ -361,17 +401,26 @@ ansible_lint() { (cd ansible && ansible-lint --nocolor); }
 step "static: ansible-lint (ansible/)" ansible_lint
 
 tier "module builds"
+# build_check REL: blkgen.ko for REL with its own compiler, and not a
+# warning (the module's Kbuild has -Werror; the linker's and modpost's
+# warnings are not errors).
+build_check() {
+	local out
+	out=$(tests/vm/build-module.sh "$(kernel_kdir "$1")" "$top/build/kernels/$1" 2>&1 >/dev/null) || {
+		echo "$out"; return 1; }
+	echo "$out"
+	! echo "$out" | grep -iE 'warning'
+}
 if [ ${#kernels[@]} -eq 0 ]; then
 	echo "FAIL build: no kernel matches '${KERNELS:-}'" | tee -a "$results"
 fi
 for rel in "${kernels[@]}"; do
-	step "build: blkgen.ko for $rel" tests/vm/build-module.sh \
-		"/lib/modules/$rel/build" "$top/build/kernels/$rel"
+	step "build: blkgen.ko for $rel (no warning)" build_check "$rel"
 done
 
-if [ -n "$newest" ]; then
-	step "install: make install, uninstall (DESTDIR, $newest)" \
-		tests/install-check.sh "$newest"
+if [ -n "$newest_host" ]; then
+	step "install: make install, uninstall (DESTDIR, $newest_host)" \
+		tests/install-check.sh "$newest_host"
 fi
 
 if [ "${VM:-1}" != 0 ]; then

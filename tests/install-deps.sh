@@ -18,6 +18,8 @@ pkgs=(
 	sparse shellcheck linux-source-6.12		# static checks
 	linux-headers-amd64 linux-image-amd64		# Debian 6.1
 	linux-headers-6.12-amd64 linux-image-6.12-amd64	# Debian 6.12
+	linux-headers-6.12-rt-amd64 linux-image-6.12-rt-amd64	# Debian 6.12 PREEMPT_RT
+	debootstrap					# the newest kernel's build root (tests/vm/newest-kernel.sh)
 	qemu-system-x86 busybox-static cpio xz-utils kmod	# the test VM
 	fio blktrace dmsetup				# witnesses and faults in the VM
 	python3-six					# fio_jsonplus_clat2csv (unit: test-fio.sh)

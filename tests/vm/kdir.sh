@@ -3,12 +3,17 @@
 #
 # Print the kernel build directory blkgen builds against by default:
 # the running kernel's when its headers are installed, else the newest
-# installed Debian linux-headers-*-amd64. Prints nothing (exit 1) if none.
+# installed Debian linux-headers-*-ARCH of the generic flavour (an rt or
+# cloud kernel's headers are chosen by KDIR= only, never by sorting after
+# the generic ones). Prints nothing (exit 1) if none.
 build=/lib/modules/$(uname -r)/build
 if [ -e "$build/Makefile" ]; then
 	echo "$build"
 	exit 0
 fi
-newest=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
+newest=$(for d in /usr/src/linux-headers-*-"$arch"; do
+		[ -e "$d/Makefile" ] && echo "$d"
+	done | grep -E "/linux-headers-[0-9.]+(-[0-9]+|\+deb[0-9]+)-$arch\$" | sort -V | tail -n 1)
 [ -n "$newest" ] || exit 1
 echo "$newest"

@@ -3,7 +3,7 @@
 #
 # newest-kernel.sh [FLAVOUR]
 # newest-kernel.sh --previous [FLAVOUR]
-# newest-kernel.sh --headers REL
+# newest-kernel.sh --headers-debs REL
 #
 # Make Debian's newest kernel of FLAVOUR (default amd64, the generic one;
 # rt-amd64, cloud-amd64) a test kernel, as root: found at run time, the
@@ -25,8 +25,9 @@
 # it up (apt-get update at most once an hour). Each step is done in a
 # temporary directory renamed into place when complete. --previous prints
 # the release of the kernel before the newest, unpacking nothing;
-# --headers REL installs REL's headers in the build root (the two, for
-# tests/dkms-check.sh's kernel upgrade).
+# --headers-debs REL downloads REL's headers, common headers and kbuild
+# packages and prints their files (the two, for tests/dkms-check.sh's
+# kernel upgrade).
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,12 +37,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 previous=0 headers=
 case ${1:-} in
 --previous) previous=1; shift ;;
---headers) headers=$2; shift 2 ;;
+--headers-debs) headers=$2; shift 2 ;;
 esac
 flavour=${1:-amd64}
 if [ -n "$headers" ]; then
 	flavour=$(echo "$headers" | sed -nE 's/^[0-9.]+\+deb13-(.*)$/\1/p')
-	[ -n "$flavour" ] || { echo "newest-kernel: --headers takes a trixie release (7.3.4+deb13-amd64), not '$headers'" >&2; exit 2; }
+	[ -n "$flavour" ] || { echo "newest-kernel: --headers-debs takes a trixie release (7.3.4+deb13-amd64), not '$headers'" >&2; exit 2; }
 fi
 suite=trixie-backports
 mirror=http://deb.debian.org/debian
@@ -120,17 +121,22 @@ if [ ! -e "$blkgen_buildroot/complete" ]; then
 	mv "$blkgen_buildroot.tmp" "$blkgen_buildroot"
 fi
 
-# headers_install REL: the kernel's headers, common headers and kbuild in
-# the build root (--force-depends: gcc-14-for-host is a virtual package
-# gcc-14 does not provide there). Their postinst runs the kernel's header
-# hooks (DKMS's autoinstall).
-headers_install() {
-	local r=$1 ver common kbuild debs
-	ver=${r%-"$flavour"}
+# headers_debs REL: download the kernel's headers, common headers and
+# kbuild; print the files.
+headers_debs() {
+	local r=$1 common
 	common=$(apt-cache show "linux-headers-$r/$suite" | sed -nE 's/^Depends:.*(linux-headers-[^ ,]*-common).*/\1/p' | head -n 1)
-	kbuild=linux-kbuild-$ver
 	[ -n "$common" ] || die "linux-headers-$r names no common headers"
-	mapfile -t debs < <(fetch "$common" "$kbuild" "linux-headers-$r") || exit 1
+	fetch "$common" "linux-kbuild-${r%-"$flavour"}" "linux-headers-$r"
+}
+
+# headers_install REL: the kernel's headers in the build root
+# (--force-depends: gcc-14-for-host is a virtual package gcc-14 does not
+# provide there). Their postinst runs the kernel's header hooks.
+headers_install() {
+	local r=$1 debs
+	mapfile -t debs < <(headers_debs "$r")
+	[ ${#debs[@]} -eq 3 ] || exit 1
 	mkdir -p "$blkgen_buildroot/tmp/debs"
 	cp "${debs[@]}" "$blkgen_buildroot/tmp/debs/"
 	# shellcheck disable=SC2016 # expanded by the inner shell
@@ -142,8 +148,8 @@ headers_install() {
 	rm -rf "$blkgen_buildroot/tmp/debs"
 }
 if [ -n "$headers" ]; then
-	headers_install "$headers"
-	exit 0
+	headers_debs "$headers"
+	exit
 fi
 
 if kernel_unpacked "$rel" && [ -e "$(kernel_kdir "$rel")/Makefile" ]; then

@@ -10,7 +10,11 @@
 # time, fails that kernel's run even when every test passed.
 #
 #   --kernel PAT     kernels whose release is PAT or starts with PAT. or
-#                    PAT- (e.g. 6.1, 6.12); repeatable; default: all
+#                    PAT- (e.g. 6.1, 6.12, 7.3), of the generic flavour
+#                    unless PAT names another (6.12-rt, rt); repeatable;
+#                    default: every generic one (tests/vm/kernels.sh:
+#                    Debian's installed kernels and the newest of
+#                    trixie-backports, unpacked by newest-kernel.sh)
 #   --debug-kernel   boot the debug kernel too (without --kernel: only it),
 #                    built or taken from its cache by debug-kernel.sh
 #                    (KASAN, lockdep, kmemleak; drivers built in; named
@@ -26,8 +30,9 @@
 #                    ones; on Debian's kernels also all but the tool tests,
 #                    a SCOPE=tool line: blkgenctl over the module's
 #                    interface, run once, on the debug kernel; on an older
-#                    Debian kernel than the newest also all but the
-#                    SCOPE=newest ones, whose paths no version changes)
+#                    generic Debian kernel than the newest also all but
+#                    the SCOPE=newest ones, whose paths no version
+#                    changes; an rt kernel runs them)
 #   --tool-tests     Debian kernels' boots run the tool tests too
 #   --kselftest      run the boot's tests as a kselftest collection with
 #                    the kernel's own runner (run_kselftest.sh -c blkgen
@@ -239,9 +244,11 @@ kernel_tests=$(for t in $other_tests; do
 done)
 # The tests whose paths no kernel version changes (a SCOPE=newest line:
 # configfs parsing, results files, verification, replay's logic) run on
-# the newest Debian kernel and the debug kernel; an older Debian kernel's
-# boot leaves them out (its version's paths, device open and claims,
-# polling, faults and hotplug, are the other tests').
+# the newest Debian kernel, the rt kernels (locks that sleep, threaded
+# interrupts: every path is another there) and the debug kernel; an older
+# generic Debian kernel's boot leaves them out (its version's paths,
+# device open and claims, polling, faults and hotplug, are the other
+# tests').
 newest_rel=$("$vm/kernels.sh" | tail -n 1)
 newest_tests=$(cd "$top/tests" && grep -l '^SCOPE=newest$' */[0-9][0-9][0-9] | tr '\n' ' ')
 older_tests=$(for t in $kernel_tests; do
@@ -264,14 +271,14 @@ for i in "${!names[@]}"; do
 	if [ "$icount" = 1 ] && [ -z "$cpus" ]; then
 		case $rel in 6.1.*) smp=1 ;; esac
 	fi
-	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR= VM_MODROOT=${modroots[$i]}
+	export VM_TEST_TIMEOUT=$test_timeout VM_KDIR='' VM_MODROOT=${modroots[$i]}
 	if [ "$icount" = 1 ]; then
 		VM_TESTS=${user_tests:-$timing_tests}
 		# Marks the boot for _have_icount (init's environment).
 		cmdline+=" blkgen_vm_icount=1"
 	elif [ "${builtin[$i]}" = 1 ] || [ "$tool" = 1 ]; then
 		VM_TESTS=${user_tests:-$other_tests}
-	elif [ "$rel" != "$newest_rel" ]; then
+	elif [ "$rel" != "$newest_rel" ] && [[ $rel != *-rt-* ]]; then
 		VM_TESTS=${user_tests:-$older_tests}
 	else
 		VM_TESTS=${user_tests:-$kernel_tests}
