@@ -27,13 +27,14 @@
 #                    vCPU (it hangs bringing up a second under icount)
 #   --shell          boot one kernel with an interactive shell instead
 #   --tests "T ..."  tests or groups to run (default: all but the timing
-#                    ones; on Debian's kernels also all but the tool tests,
-#                    a SCOPE=tool line: blkgenctl over the module's
-#                    interface, run once, on the debug kernel; on an older
+#                    ones; also all but the tool tests, a SCOPE=tool
+#                    line: blkgenctl over the module's interface, run
+#                    once, on the newest Debian kernel; on an older
 #                    generic Debian kernel than the newest also all but
 #                    the SCOPE=newest ones, whose paths no version
 #                    changes; an rt kernel runs them)
-#   --tool-tests     Debian kernels' boots run the tool tests too
+#   --tool-tests     run the tool tests too (make check asks the newest
+#                    Debian kernel's boot)
 #   --kselftest      run the boot's tests as a kselftest collection with
 #                    the kernel's own runner (run_kselftest.sh -c blkgen
 #                    from linux-source-6.12; make kselftest-install's
@@ -232,9 +233,10 @@ user_files=$VM_FILES
 # are what an --icount boot runs, and what the other boots leave out.
 timing_tests=$(cd "$top/tests" && grep -l '_have_icount' */[0-9][0-9][0-9] | tr '\n' ' ')
 # The tool tests (a SCOPE=tool line) check blkgenctl over the module's
-# interface, which no kernel version changes: they run once, on the debug
-# kernel, unless --tool-tests asks a Debian kernel's boot for them too
-# (make check does when the debug kernel is not booted).
+# interface, which no kernel version changes: they run once, where
+# --tool-tests asks for them (make check: the newest Debian kernel's boot;
+# the module's paths they take are the kernel tests', which the debug
+# kernel runs, at a third of the debug kernel's time).
 tool_tests=$(cd "$top/tests" && grep -l '^SCOPE=tool$' */[0-9][0-9][0-9] | tr '\n' ' ')
 other_tests=$(cd "$top/tests" && for t in */[0-9][0-9][0-9]; do
 	case " $timing_tests " in *" $t "*) ;; *) printf '%s ' "$t" ;; esac
@@ -276,8 +278,10 @@ for i in "${!names[@]}"; do
 		VM_TESTS=${user_tests:-$timing_tests}
 		# Marks the boot for _have_icount (init's environment).
 		cmdline+=" blkgen_vm_icount=1"
-	elif [ "${builtin[$i]}" = 1 ] || [ "$tool" = 1 ]; then
+	elif [ "$tool" = 1 ]; then
 		VM_TESTS=${user_tests:-$other_tests}
+	elif [ "${builtin[$i]}" = 1 ]; then
+		VM_TESTS=${user_tests:-$kernel_tests}
 	elif [ "$rel" != "$newest_rel" ] && [[ $rel != *-rt-* ]]; then
 		VM_TESTS=${user_tests:-$older_tests}
 	else
