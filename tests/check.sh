@@ -3,30 +3,35 @@
 #
 # check.sh — blkgen's one test command (`make check`).
 #
-# Tiers, in order: install missing Debian packages (as root), build the
-# tool, host unit tests under sanitizers, static checks (sparse,
-# checkpatch --strict, shellcheck, ansible-lint), the module built for every installed
-# Debian kernel; then the boots under QEMU, run by two lanes side by side
-# from one queue, longest first: each Debian kernel running its kernel
-# tests, again in QEMU's icount mode for the timing tests, the demos, and
-# the debug kernel (tests/vm/debug-kernel.sh: KASAN, lockdep, kmemleak)
-# in two boots of half its tests each (every test but the timing ones;
-# the tool tests, SCOPE=tool, run there only) and an icount boot for the
-# timing tests; after both lanes, alone, two guests of the newest kernel
-# run by the Ansible playbook (tests/multihost/run.sh). The debug kernel is built (nice 19, unless cached) in
-# the background from the moment the packages it needs are there, while
-# the others are installed and the host tiers run; lane 1 starts after
-# the tool's build and takes boots once that build is done (both in
-# build/check-lane1.log, shown when it ends); lane 2 is this shell once
-# the host tiers are done. The debug kernel's boots wait for its build,
-# the Debian ones for the host tiers. Last, the host checks of the files
-# the VMs left. Each tier's time is printed as it ends and in the
-# summary; each boot's tests' times are in build/vm/NAME/times.txt. Ends
-# with "N passed, N failed, N skipped" and exits non-zero if anything
-# failed.
+# Tiers, in order: install missing Debian packages (as root), Debian's
+# newest kernel from trixie-backports (tests/vm/newest-kernel.sh, in the
+# background), build the tool, host unit tests under sanitizers, static
+# checks (sparse, checkpatch --strict, shellcheck, ansible-lint), the
+# module built for every kernel of the matrix (6.1, 6.12, 6.12 rt, the
+# newest; tests/vm/kernels.sh); then the boots under QEMU, run by two
+# lanes side by side from one queue, longest first: each kernel running
+# its kernel tests (the newest through the kernel's kselftest runner,
+# with the tool tests, SCOPE=tool, which run there only), 6.1 and the
+# newest again in QEMU's icount mode for the timing tests, the demos, the
+# DKMS check, and the debug kernel (tests/vm/debug-kernel.sh: KASAN,
+# lockdep, kmemleak) in two boots of half its kernel tests each and an
+# icount boot for the timing tests; after both lanes, alone, two guests
+# of the newest kernel run by the Ansible playbook
+# (tests/multihost/run.sh). The debug kernel is built (nice 19, unless
+# cached) in the background from the moment the packages it needs are
+# there, while the others are installed and the host tiers run; lane 1
+# starts after the host unit tests and takes boots once that build is
+# done (both in build/check-lane1.log, shown when it ends); lane 2 is
+# this shell once the host tiers are done. The debug kernel's boots wait
+# for its build, the others for the host tiers. Last, the host checks of
+# the files the VMs left. Each tier's time is printed as it ends and in
+# the summary; each boot's tests' times are in build/vm/NAME/times.txt.
+# Ends with "N passed, N failed, N skipped" and exits non-zero if
+# anything failed.
 #
-# Environment: KERNELS="6.1 6.12" limits the kernels (default: all
-# installed); VM=0 skips the VM tiers (quick host-only run);
+# Environment: KERNELS="6.1 6.12-rt" limits the kernels (default: every
+# generic one and the rt ones); VM=0 skips the VM tiers (quick host-only
+# run);
 # DEBUG_KERNEL=0 skips the debug kernel.
 set -u
 
