@@ -143,9 +143,10 @@ static inline int blkgen_zone_mgmt(struct block_device *bdev, enum req_op op,
  * 6.13 added hrtimer_setup(), which takes the callback; 6.15 removed
  * hrtimer_init() and the assignment of .function after it.
  */
-static inline void blkgen_hrtimer_setup(struct hrtimer *timer,
-					enum hrtimer_restart (*fn)(struct hrtimer *),
-					clockid_t clock, enum hrtimer_mode mode)
+static inline void
+blkgen_hrtimer_setup(struct hrtimer *timer,
+		     enum hrtimer_restart (*fn)(struct hrtimer *),
+		     clockid_t clock, enum hrtimer_mode mode)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 	hrtimer_setup(timer, fn, clock, mode);
