@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * blkgen kernel compatibility: the only place that tests the kernel
- * version. Each difference is named by the release that made it. Built
- * and tested on every kernel from Debian's 6.1 to its newest (6.1, 6.12,
- * 6.12 PREEMPT_RT, and trixie-backports' newest: 7.3 at this writing);
- * Documentation/testing.rst says how the matrix is chosen.
+ * version. Each difference is named by the release that made it (from
+ * upstream's history). Built and tested on Debian's 6.1, 6.12, 6.12
+ * PREEMPT_RT and trixie-backports' newest (7.3 at this writing); the
+ * releases between them are not built here. Documentation/testing.rst
+ * says how the matrix is chosen.
  */
 #ifndef _BLKGEN_COMPAT_H
 #define _BLKGEN_COMPAT_H

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms-check.sh: DKMS follows the kernel, on a Debian 13 system with
+# dkms-check.sh [NEWEST PREVIOUS]: DKMS follows the kernel, on a Debian 13 system with
 # trixie-backports' kernels, as a user upgrading the kernel meets it.
 #
 # In a throwaway overlay of the trixie build root (tests/vm/newest-kernel.sh;
@@ -15,7 +15,9 @@
 #      build and install blkgen for the newest kernel;
 #   3. `make dkms-uninstall` leaves no module and no registration.
 # Each blkgen.ko must be under updates/dkms with the vermagic of its
-# kernel. As root.
+# kernel. As root. NEWEST and PREVIOUS are trixie-backports' newest
+# kernel and the one before it (make check's, looked up once at its
+# start); by default looked up now.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,8 +25,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/vm/kernel-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "dkms-check: run as root" >&2; exit 1; }
-newest=$("$top/tests/vm/newest-kernel.sh") || exit 1
-prev=$("$top/tests/vm/newest-kernel.sh" --previous) || exit 1
+if [ $# -eq 2 ]; then
+	newest=$1 prev=$2
+else
+	newest=$("$top/tests/vm/newest-kernel.sh") || exit 1
+	prev=$("$top/tests/vm/newest-kernel.sh" --previous) || exit 1
+fi
 mapfile -t debs_prev < <("$top/tests/vm/newest-kernel.sh" --headers-debs "$prev")
 mapfile -t debs_new < <("$top/tests/vm/newest-kernel.sh" --headers-debs "$newest")
 [ ${#debs_prev[@]} -eq 3 ] && [ ${#debs_new[@]} -eq 3 ] || exit 1
@@ -85,7 +91,8 @@ unshare -m bash -c '
 		*) mv "$tmp/root/tmp/${f##*/}" "$tmp/root/tmp/debs-new/" ;; esac
 	done
 	# What make dkms-install reads.
-	tar -C "$top" -cf - Makefile Kbuild dkms.conf module/Kbuild module/*.[ch] uapi tests/vm/kdir.sh |
+	cd "$top"
+	tar -cf - Makefile Kbuild dkms.conf module/Kbuild module/*.[ch] uapi tests/vm/kdir.sh |
 		tar -C "$tmp/root/tmp/blkgen" -xf -
 	cp "$tmp/check.sh" "$tmp/root/tmp/check.sh"
 	exec chroot "$tmp/root" /tmp/check.sh "$newest" "$prev"' sh \

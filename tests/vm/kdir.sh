@@ -13,7 +13,8 @@ if [ -e "$build/Makefile" ]; then
 fi
 arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
 newest=$(for d in /usr/src/linux-headers-*-"$arch"; do
+		case $d in *-rt-"$arch"|*-cloud-"$arch") continue ;; esac
 		[ -e "$d/Makefile" ] && echo "$d"
-	done | grep -E "/linux-headers-[0-9.]+(-[0-9]+|\+deb[0-9]+)-$arch\$" | sort -V | tail -n 1)
+	done | sort -V | tail -n 1)
 [ -n "$newest" ] || exit 1
 echo "$newest"

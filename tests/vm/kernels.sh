@@ -8,9 +8,9 @@
 # /lib/modules/REL/build) and those tests/vm/newest-kernel.sh unpacked
 # from trixie-backports (tests/vm/kernel-lib.sh).
 #
-# Flavours are chosen by name: a release's flavour is what follows its
-# ABI (6.12.118+deb12-amd64: generic; 6.12.118+deb12-rt-amd64: rt;
-# -cloud-amd64: cloud). Without a PATTERN, the generic kernels. A PATTERN
+# Flavours are chosen by name: a release's flavour is the word before
+# its architecture (6.12.118+deb12-amd64: generic; 6.12.118+deb12-rt-amd64
+# and 6.12.12+bpo-rt-amd64: rt; -cloud-amd64: cloud). Without a PATTERN, the generic kernels. A PATTERN
 # "6.12" selects generic releases equal to it or starting with it followed
 # by ".", "-" or "+" (so "6.1" is 6.1.0-57-amd64 but neither 6.12.x nor
 # an rt kernel); "6.12-rt" the rt ones of 6.12; "rt" (or "cloud") every
@@ -19,12 +19,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/vm/kernel-lib.sh
 . "$top/tests/vm/kernel-lib.sh"
 
-# flavour REL: "" for a generic kernel, else rt, cloud...
+# flavour REL: "" for a generic kernel, else rt, cloud.
 flavour() {
-	local f
-	f=$(echo "$1" | sed -nE 's/^[0-9.]+(-[0-9]+|\+deb[0-9]+)-(.*)$/\2/p')
-	case $f in
-	*-*) echo "${f%-*}" ;;
+	case $1 in
+	*-rt-*) echo rt ;;
+	*-cloud-*) echo cloud ;;
 	*) echo '' ;;
 	esac
 }
@@ -50,7 +49,8 @@ matches() {
 		rel=$(basename "$d")
 		[ -e "/boot/vmlinuz-$rel" ] && [ -e "$d/build/Makefile" ] && echo "$rel"
 	done
-	for d in "$blkgen_cache"/kernels/*/; do
+	# Unpacked kernels build in a chroot: root's alone.
+	[ "$(id -u)" -eq 0 ] && for d in "$blkgen_cache"/kernels/*/; do
 		rel=$(basename "$d")
 		kernel_unpacked "$rel" && [ -e "$(kernel_kdir "$rel")/Makefile" ] && echo "$rel"
 	done

@@ -71,10 +71,27 @@ if [ "$(cat "$src" 2>/dev/null)" != "$want_src" ] || [ "$(cat "$pin" 2>/dev/null
 	echo "$want_src" > "$src"
 	rm -f "$stamp"
 fi
-if [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
-	apt-get update -qq > /tmp/blkgen-apt-update.log 2>&1 ||
+# cached: the newest kernel of the flavour already unpacked here.
+cached() {
+	local d r=
+	for d in "$blkgen_cache"/kernels/*+deb13-"$flavour"; do
+		[ -e "$d/complete" ] && r=$(basename "$d")
+	done
+	[ -n "$r" ] && printf '%s\n' "$r"
+}
+# --headers-debs takes files of the release the run already chose: no
+# look-up of a newer one.
+if [ -z "$headers" ] && [ -z "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+	if apt-get update -qq > /tmp/blkgen-apt-update.log 2>&1; then
+		touch "$stamp"
+	elif [ $previous = 0 ] && r=$(cached); then
+		# Offline: the kernel unpacked before is still a kernel to test.
+		say "apt-get update failed ($(tail -n 1 /tmp/blkgen-apt-update.log)): $r, as cached"
+		echo "$r"
+		exit 0
+	else
 		die "apt-get update failed: $(tail -n 3 /tmp/blkgen-apt-update.log)"
-	touch "$stamp"
+	fi
 fi
 
 # The newest release of the flavour, by its image's name (deb13: trixie's).
@@ -125,7 +142,8 @@ fi
 # kbuild; print the files.
 headers_debs() {
 	local r=$1 common
-	common=$(apt-cache show "linux-headers-$r/$suite" | sed -nE 's/^Depends:.*(linux-headers-[^ ,]*-common).*/\1/p' | head -n 1)
+	common=$(apt-cache show "linux-headers-$r/$suite" |
+		sed -nE 's/^Depends:.*(linux-headers-[^ ,]*-common(-rt)?)([ ,].*)?$/\1/p' | head -n 1)
 	[ -n "$common" ] || die "linux-headers-$r names no common headers"
 	fetch "$common" "linux-kbuild-${r%-"$flavour"}" "linux-headers-$r"
 }
@@ -163,7 +181,8 @@ say "$rel from $suite into $blkgen_cache/kernels/$rel"
 # since 7.x: linux-binary-REL, linux-modules-REL, linux-base-REL).
 pkgs=("linux-binary-$rel" "linux-modules-$rel" "linux-base-$rel")
 apt-cache show "linux-binary-$rel/$suite" > /dev/null 2>&1 || pkgs=("linux-image-$rel")
-mapfile -t debs < <(fetch "${pkgs[@]}") || exit 1
+mapfile -t debs < <(fetch "${pkgs[@]}")
+[ ${#debs[@]} -eq ${#pkgs[@]} ] || die "could not download ${pkgs[*]}"
 dir=$blkgen_cache/kernels/$rel
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/root"
@@ -183,7 +202,8 @@ depmod -b "$dir.tmp/root" "$rel" || die "depmod $rel failed"
 touch "$dir.tmp/complete"
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"
-# Older kernels of the flavour and their packages go.
+# Older kernels of the flavour, unpacked, and their image's packages go
+# (their headers stay in the build root, a few MB each).
 for d in "$blkgen_cache"/kernels/*+deb13-"$flavour"; do
 	r=$(basename "$d")
 	[ "$r" = "$rel" ] || [ ! -d "$d" ] && continue
