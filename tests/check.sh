@@ -350,7 +350,7 @@ mapfile -t kernels < <({ tests/vm/kernels.sh "${kpat[@]}"
 newest=$(tests/vm/kernels.sh "${kpat[@]}" | tail -n 1)
 newest_host=
 for rel in "${kernels[@]}"; do
-	kernel_unpacked "$rel" || [[ $rel == *-rt-* ]] || newest_host=$rel
+	kernel_unpacked "$rel" || [ -n "$(kernel_flavour "$rel")" ] || newest_host=$rel
 done
 echo "kernels: ${kernels[*]:-none} (newest: ${newest:-none})"
 
@@ -380,7 +380,7 @@ if [ "${VM:-1}" != 0 ]; then
 		# its TCG boot, its timing under icount is left out for make
 		# check's time.
 		for rel in "${kernels[@]}"; do
-			[[ $rel == *-rt-* ]] && continue
+			[ "$(kernel_flavour "$rel")" = rt ] && continue
 			[ "$rel" = "${kernels[0]}" ] || [ "$rel" = "$newest" ] || continue
 			echo "icount $rel"
 		done

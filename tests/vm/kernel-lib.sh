@@ -16,6 +16,16 @@ blkgen_cache=${BLKGEN_CACHE:-/var/cache/blkgen}
 # The trixie build root (newest-kernel.sh makes it).
 blkgen_buildroot=$blkgen_cache/buildroot/trixie
 
+# kernel_flavour REL: "" for a generic kernel, else rt or cloud (the
+# word before the architecture: 6.12.118+deb12-rt-amd64, 6.12.12+bpo-rt-amd64).
+kernel_flavour() {
+	case $1 in
+	*-rt-*) echo rt ;;
+	*-cloud-*) echo cloud ;;
+	*) echo '' ;;
+	esac
+}
+
 # kernel_unpacked REL: REL is a kernel newest-kernel.sh unpacked.
 kernel_unpacked() {
 	[ -e "$blkgen_cache/kernels/$1/complete" ]
@@ -49,6 +59,25 @@ kernel_kdir() {
 	fi
 }
 
+# buildroot_run DIR CMD...: CMD in the build root (chroot), with /proc
+# and, unless DIR is empty, the directory DIR mounted at its own path
+# there, in a private mount namespace (nothing stays mounted here).
+buildroot_run() {
+	local dir=$1
+	shift
+	if [ -n "$dir" ]; then
+		mkdir -p "$blkgen_buildroot$dir" || return 2
+	fi
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m sh -c '
+		root=$1 dir=$2
+		shift 2
+		mount --make-rprivate / 2>/dev/null
+		mount -t proc proc "$root/proc" || exit 2
+		if [ -n "$dir" ]; then mount --bind "$dir" "$root$dir" || exit 2; fi
+		exec chroot "$root" "$@"' sh "$blkgen_buildroot" "$dir" "$@"
+}
+
 # kernel_make KDIR ARGS...: make -C KDIR ARGS, where the kernel's compiler
 # is: in the build root when KDIR is in it (M=DIR mounted at its own path
 # there), else here.
@@ -64,14 +93,5 @@ kernel_make() {
 	done
 	[ -n "$mdir" ] || { echo "kernel_make: a build in $blkgen_buildroot needs M=DIR" >&2; return 2; }
 	mdir=$(cd "$mdir" && pwd) || return 2
-	mkdir -p "$blkgen_buildroot$mdir" || return 2
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m sh -c '
-		root=$1 mdir=$2 kdir=$3
-		shift 3
-		mount --make-rprivate / 2>/dev/null
-		mount -t proc proc "$root/proc" &&
-		mount --bind "$mdir" "$root$mdir" &&
-		exec chroot "$root" make -C "$kdir" "$@"' sh \
-		"$blkgen_buildroot" "$mdir" "${kdir#"$blkgen_buildroot"}" "$@"
+	buildroot_run "$mdir" make -C "${kdir#"$blkgen_buildroot"}" "$@"
 }

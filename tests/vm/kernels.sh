@@ -19,20 +19,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/vm/kernel-lib.sh
 . "$top/tests/vm/kernel-lib.sh"
 
-# flavour REL: "" for a generic kernel, else rt, cloud.
-flavour() {
-	case $1 in
-	*-rt-*) echo rt ;;
-	*-cloud-*) echo cloud ;;
-	*) echo '' ;;
-	esac
-}
-
 # matches REL PATTERN
 matches() {
 	local rel=$1 p=$2 fl want=''
 	[ "$rel" = "$p" ] && return 0
-	fl=$(flavour "$rel")
+	fl=$(kernel_flavour "$rel")
 	case $p in
 	rt|cloud) [ "$fl" = "$p" ]; return ;;
 	*-rt|*-cloud) want=${p##*-}; p=${p%-*} ;;
@@ -56,7 +47,7 @@ matches() {
 	done
 } 2>/dev/null | sort -u | while read -r rel; do
 	if [ $# -eq 0 ]; then
-		[ -z "$(flavour "$rel")" ] && echo "$rel"
+		[ -z "$(kernel_flavour "$rel")" ] && echo "$rel"
 		continue
 	fi
 	for p in "$@"; do

@@ -157,10 +157,7 @@ headers_install() {
 	[ ${#debs[@]} -eq 3 ] || exit 1
 	mkdir -p "$blkgen_buildroot/tmp/debs"
 	cp "${debs[@]}" "$blkgen_buildroot/tmp/debs/"
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m sh -c 'mount --make-rprivate / 2>/dev/null
-		mount -t proc proc "$1/proc" && shift && exec chroot "$@"' sh \
-		"$blkgen_buildroot" "$blkgen_buildroot" dpkg --force-depends -i \
+	buildroot_run '' dpkg --force-depends -i \
 		"${debs[@]/#"$blkgen_cache/debs"//tmp/debs}" > /tmp/blkgen-headers.log 2>&1 ||
 		die "installing linux-headers-$r in the build root failed: $(tail -n 5 /tmp/blkgen-headers.log)"
 	rm -rf "$blkgen_buildroot/tmp/debs"

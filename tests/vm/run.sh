@@ -282,7 +282,7 @@ for i in "${!names[@]}"; do
 		VM_TESTS=${user_tests:-$other_tests}
 	elif [ "${builtin[$i]}" = 1 ]; then
 		VM_TESTS=${user_tests:-$kernel_tests}
-	elif [ "$rel" != "$newest_rel" ] && [[ $rel != *-rt-* ]]; then
+	elif [ "$rel" != "$newest_rel" ] && [ "$(kernel_flavour "$rel")" != rt ]; then
 		VM_TESTS=${user_tests:-$older_tests}
 	else
 		VM_TESTS=${user_tests:-$kernel_tests}
