@@ -78,15 +78,40 @@ buildroot_run() {
 		exec chroot "$root" "$@"' sh "$blkgen_buildroot" "$dir" "$@"
 }
 
+# kernel_cross KDIR: the make variables that cross-build for a kernel of
+# another architecture (tests/vm/arch-kernel.sh's), one a line; nothing
+# for an x86 one. Debian's headers name their ARCH; their CROSS_COMPILE
+# comes from dpkg-architecture's DEB_HOST_* (6.1) or is fixed (6.12).
+kernel_cross() {
+	local arch gnu deb
+	arch=$(sed -n 's/^override ARCH = //p' "$1/.kernelvariables" 2>/dev/null)
+	case $arch in
+	arm64) deb=arm64 gnu=aarch64-linux-gnu ;;
+	arm) deb=armhf gnu=arm-linux-gnueabihf ;;
+	*) return 0 ;;
+	esac
+	printf '%s\n' "DEB_HOST_ARCH=$deb" "DEB_HOST_GNU_TYPE=$gnu" "CROSS_COMPILE=$gnu-"
+}
+
+# kernel_arch KDIR: the kernel's Debian architecture (amd64, arm64, armhf).
+kernel_arch() {
+	local v
+	v=$(kernel_cross "$1" | sed -n 's/^DEB_HOST_ARCH=//p')
+	echo "${v:-amd64}"
+}
+
 # kernel_make KDIR ARGS...: make -C KDIR ARGS, where the kernel's compiler
 # is: in the build root when KDIR is in it (M=DIR mounted at its own path
-# there), else here.
+# there), else here (a cross compiler for another architecture's).
 kernel_make() {
-	local kdir=$1 arg mdir=
+	local kdir=$1 arg mdir="" cross
 	shift
 	case $kdir in
 	"$blkgen_buildroot"/*) ;;
-	*) make -C "$kdir" "$@"; return ;;
+	*)
+		mapfile -t cross < <(kernel_cross "$kdir")
+		make -C "$kdir" "${cross[@]}" "$@"
+		return ;;
 	esac
 	for arg in "$@"; do
 		case $arg in M=*) mdir=${arg#M=} ;; esac
