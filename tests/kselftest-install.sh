@@ -49,10 +49,12 @@ mkdir -p "$dest"
 rm -rf "$col"
 mkdir -p "$col/tests/lib" "$col/bin"
 
-# The tool, static: a farm's root file system need not have json-c.
-make -s -C "$top/tools/blkgenctl" O="$top/build/kselftest-tool" \
-	LDFLAGS=-static > /dev/null
-install -m 755 "$top/build/kselftest-tool/blkgenctl" "$col/bin/blkgenctl"
+# The tool, static: a farm's root file system need not have json-c. For
+# another architecture with CROSS_COMPILE (and SYSROOT, its libraries:
+# tools/blkgenctl/Makefile) in the environment, as kselftest's builds take it.
+tool=$top/build/kselftest-tool${CROSS_COMPILE:+-${CROSS_COMPILE%-}}
+make -s -C "$top/tools/blkgenctl" O="$tool" LDFLAGS=-static > /dev/null
+install -m 755 "$tool/blkgenctl" "$col/bin/blkgenctl"
 cp -a "$top/tools/profiles" "$col/profiles"
 cp -a "$top/tools/suites" "$col/suites"
 

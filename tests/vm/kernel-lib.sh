@@ -120,3 +120,10 @@ kernel_make() {
 	mdir=$(cd "$mdir" && pwd) || return 2
 	buildroot_run "$mdir" make -C "${kdir#"$blkgen_buildroot"}" "$@"
 }
+
+# A kernel of another architecture (tests/vm/arch-kernel.sh ARCH): its
+# image, build tree, module root and its guest's userland.
+arch_image() { echo "$blkgen_cache/arch/$1/kernels/$2/vmlinuz"; }
+arch_kdir() { echo "$blkgen_cache/arch/$1/kernels/$2/root/usr/src/linux-headers-$2"; }
+arch_modroot() { echo "$blkgen_cache/arch/$1/kernels/$2/root"; }
+arch_sysroot() { echo "$blkgen_cache/arch/$1/sysroot"; }

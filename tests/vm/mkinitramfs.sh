@@ -18,7 +18,10 @@
 # modprobe of a built-in driver succeeds; blkgen.ko is the only module;
 # VM_MODROOT: the directory whose lib/modules/RELEASE holds the kernel's
 # modules (default /; a kernel unpacked by tests/vm/newest-kernel.sh has
-# its own).
+# its own); VM_SYSROOT: a guest of another architecture (arm64): the
+# executables and their libraries come from this tree
+# (tests/vm/arch-kernel.sh's), found by their ELF headers, not ldd;
+# VM_BLKGENCTL: the blkgenctl to install (default the tree's).
 set -eu
 
 rel=$1
@@ -32,9 +35,78 @@ moddir=/lib/modules/$rel
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,blkgen}
 
+sysroot=${VM_SYSROOT:-}
+
+# sysroot_lib NAME: the path (in the sysroot) of the library NAME, in
+# the RUNPATHs seen so far (librados's: .../ceph) or the usual places.
+runpaths=
+sysroot_lib() {
+	local d
+	# shellcheck disable=SC2086 # a list of directories
+	for d in $runpaths /lib/*-linux-gnu /usr/lib/*-linux-gnu /lib /usr/lib; do
+		if [ -e "$sysroot$d/$1" ]; then echo "$d/$1"; return 0; fi
+	done
+	return 1
+}
+
+# have_exe PATH: PATH is an executable here, or in the sysroot (where
+# /usr/bin/X may be /bin/X: packages before the /usr merge).
+have_exe() {
+	[ -z "$sysroot" ] && { [ -x "$1" ]; return; }
+	[ -x "$sysroot$1" ] || [ -x "$sysroot${1#/usr}" ]
+}
+
+# needed FILE: the libraries FILE needs (DT_NEEDED) into $needed_libs;
+# its RUNPATH or RPATH joins the places sysroot_lib looks in.
+needed_libs=
+needed() {
+	local d dyn
+	dyn=$(readelf -d "$1" 2>/dev/null)
+	for d in $(echo "$dyn" | sed -n 's/.*(\(RUN\)\{0,1\}PATH).*\[\(.*\)\]$/\2/p' | tr ':' ' '); do
+		case " $runpaths " in *" $d "*) ;; *) runpaths="$runpaths $d" ;; esac
+	done
+	needed_libs=$(echo "$dyn" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | tr '\n' ' ')
+}
+
+# copy_foreign SRC DEST: an executable of the sysroot's architecture
+# (SRC a path in the sysroot, else a file here) and its libraries, by
+# their ELF headers (the interpreter, DT_NEEDED), recursively.
+copy_foreign() {
+	local src=$1 dest=$2 f lib interp todo seen=' ' path
+	f=$sysroot$src
+	[ -e "$f" ] || f=$sysroot${src#/usr}
+	[ -e "$f" ] || f=$src	# one of this tree's builds
+	[ -e "$f" ] || { echo "mkinitramfs: $src: not in $sysroot" >&2; exit 1; }
+	install -D -m 755 "$(readlink -f "$f")" "$root$dest"
+	interp=$(readelf -l "$f" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+		install -D -m 755 "$(readlink -f "$sysroot$interp")" "$root$interp"
+	fi
+	needed "$f"
+	todo=$needed_libs
+	while [ -n "$todo" ]; do
+		# shellcheck disable=SC2086 # a list of names
+		set -- $todo
+		lib=$1
+		shift
+		todo=$*
+		case $seen in *" $lib "*) continue ;; esac
+		seen="$seen$lib "
+		path=$(sysroot_lib "$lib") ||
+			{ echo "mkinitramfs: $src needs $lib, which $sysroot lacks" >&2; exit 1; }
+		[ -e "$root$path" ] || install -D -m 755 "$(readlink -f "$sysroot$path")" "$root$path"
+		needed "$sysroot$path"
+		todo="$todo $needed_libs"
+	done
+}
+
 # copy_exe SRC [DEST]: an executable and every shared library it needs.
 copy_exe() {
 	local src=$1 dest=${2:-$1} lib
+	if [ -n "$sysroot" ]; then
+		copy_foreign "$src" "$dest"
+		return
+	fi
 	install -D -m 755 "$src" "$root$dest"
 	if ldd "$src" 2>/dev/null | grep -q 'not found'; then
 		echo "mkinitramfs: $src needs libraries this machine lacks: $(ldd "$src" | grep 'not found' | tr -s '\t\n' '  ')" >&2
@@ -55,9 +127,9 @@ minimal=${VM_MINIMAL:-0}
 if [ "$minimal" = 0 ]; then
 	for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt \
 		   /usr/sbin/blkzone; do
-		if [ -x "$exe" ]; then copy_exe "$exe"; fi
+		if have_exe "$exe"; then copy_exe "$exe"; fi
 	done
-	copy_exe "$top/tools/blkgenctl/blkgenctl" /usr/sbin/blkgenctl
+	copy_exe "${VM_BLKGENCTL:-$top/tools/blkgenctl/blkgenctl}" /usr/sbin/blkgenctl
 fi
 # run.sh --exe: more executables; a Python interpreter with its standard
 # library (no tests, no build files, no caches: 15 MB) and python3.
@@ -177,6 +249,7 @@ VM_HOSTNAME='${VM_HOSTNAME:-blkgen-vm}'
 VM_KSELFTEST='${VM_KSELFTEST:+1}'
 VM_MINIMAL='$minimal'
 VM_ZNS='${VM_ZNS:-1}'
+VM_KTAP_DEV='${VM_KTAP_DEV:-/dev/ttyS1}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

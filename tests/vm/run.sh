@@ -15,6 +15,12 @@
 #                    default: every generic one (tests/vm/kernels.sh:
 #                    Debian's installed kernels and the newest of
 #                    trixie-backports, unpacked by newest-kernel.sh)
+#   --arch arm64     boot Debian's newest bookworm arm64 kernel instead
+#                    (tests/vm/arch-kernel.sh: unpacked with its headers
+#                    and an arm64 guest userland) under
+#                    qemu-system-aarch64 (TCG, virt machine, Neoverse N1
+#                    CPU), the module and blkgenctl cross-built for it;
+#                    the boot is named by its release (…-arm64)
 #   --debug-kernel   boot the debug kernel too (without --kernel: only it),
 #                    built or taken from its cache by debug-kernel.sh
 #                    (KASAN, lockdep, kmemleak; drivers built in; named
@@ -81,6 +87,7 @@ vm=$top/tests/vm
 . "$vm/kernel-lib.sh"
 
 patterns=()
+arch=amd64
 mode='test'
 results=
 debug=0
@@ -107,6 +114,11 @@ usage() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) patterns+=("$2"); shift ;;
+	--arch)
+		case $2 in amd64|arm64) arch=$2 ;;
+		*) echo "run.sh: --arch amd64 or arm64, not '$2'" >&2; exit 2 ;;
+		esac
+		shift ;;
 	--debug-kernel) debug=1 ;;
 	--icount) icount=1 ;;
 	--tool-tests) tool=1 ;;
@@ -146,6 +158,10 @@ if [ "$minimal" = 1 ] && { [ "$ksft" = 0 ] || [ "$mode" != test ]; }; then
 	echo "run.sh: --minimal goes with --kselftest, and without --shell or --run" >&2
 	exit 2
 fi
+if [ "$arch" != amd64 ] && { [ "$debug" = 1 ] || [ ${#patterns[@]} -gt 0 ]; }; then
+	echo "run.sh: --arch $arch boots its newest kernel: no --kernel or --debug-kernel" >&2
+	exit 2
+fi
 export VM_MODE=$mode
 export VM_MINIMAL=$minimal
 export VM_ZNS=${VM_ZNS:-1}
@@ -160,7 +176,15 @@ record() {
 # parameters on the kernel command line.
 names=() rels=() images=() kdirs=() modroots=() builtin=()
 status=0
-if [ ${#patterns[@]} -gt 0 ] || [ "$debug" = 0 ]; then
+if [ "$arch" != amd64 ]; then
+	if ! rel=$("$vm/arch-kernel.sh" "$arch"); then
+		echo "run.sh: no $arch kernel (tests/vm/arch-kernel.sh failed)" >&2
+		record FAIL "$arch: vm (no kernel)"
+		exit 1
+	fi
+	names+=("$rel") rels+=("$rel") images+=("$(arch_image "$arch" "$rel")")
+	kdirs+=("$(arch_kdir "$arch" "$rel")") modroots+=("$(arch_modroot "$arch" "$rel")") builtin+=(0)
+elif [ ${#patterns[@]} -gt 0 ] || [ "$debug" = 0 ]; then
 	mapfile -t found < <("$vm/kernels.sh" "${patterns[@]}")
 	if [ ${#found[@]} -eq 0 ]; then
 		echo "run.sh: no bootable kernel with headers matches '${patterns[*]:-}'" \
@@ -222,8 +246,21 @@ builtin_params() {
 }
 
 # Made each time (make does nothing when it is up to date): a tool
-# changed since its last build must not be tested as it was.
+# changed since its last build must not be tested as it was. For another
+# architecture, cross-built against its guest's userland, as the
+# collection's static one is.
 make -s -C "$top/tools/blkgenctl" || exit 1
+export VM_SYSROOT='' VM_BLKGENCTL='' VM_KTAP_DEV=/dev/ttyS1
+if [ "$arch" != amd64 ]; then
+	VM_SYSROOT=$(arch_sysroot "$arch")
+	xprefix=$(kernel_cross "${kdirs[0]}" | sed -n 's/^CROSS_COMPILE=//p')
+	make -s -C "$top/tools/blkgenctl" O="$top/build/$arch/blkgenctl" \
+		CROSS_COMPILE="$xprefix" SYSROOT="$VM_SYSROOT" > /dev/null || exit 1
+	VM_BLKGENCTL=$top/build/$arch/blkgenctl/blkgenctl
+	# The virtio console (the virt machine has one serial port).
+	VM_KTAP_DEV=/dev/hvc0
+	export CROSS_COMPILE=$xprefix SYSROOT=$VM_SYSROOT
+fi
 
 test_timeout=${VM_TEST_TIMEOUT:-300}
 user_tests=$VM_TESTS
@@ -267,6 +304,7 @@ for i in "${!names[@]}"; do
 	mkdir -p "$out"
 	log=$out/console.log
 	cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc=reliable loglevel=5"
+	[ "$arch" = arm64 ] && cmdline="console=ttyAMA0 rdinit=/init panic=-1 oops=panic loglevel=5"
 	boot_timeout=${timeout_s:-1200}
 	smp=${cpus:-2}
 	# 6.1 never brings up a second vCPU under icount's one TCG thread.
@@ -349,8 +387,16 @@ for i in "${!names[@]}"; do
 	# guest's clock jump to its next timer, align=off never waits for
 	# the host's clock: virtual time is the instruction count alone.
 	[ "$icount" = 1 ] && accel=(-accel 'tcg,thread=single' -icount 'shift=0,sleep=off,align=off')
-	qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -cpu max
-	      -smp "$smp" -m "$mem" -no-reboot
+	qemu=(qemu-system-x86_64 -machine q35 "${accel[@]}" -cpu max)
+	# arm64: the virt machine (PCIe, so the same NVMe drive), a Neoverse
+	# N1 (Graviton 2, Ampere Altra: ARMv8.2, no pointer authentication
+	# for TCG to emulate), the KTAP results on a virtio console.
+	# shellcheck disable=SC2054 # QEMU's options hold commas
+	[ "$arch" = arm64 ] &&
+		qemu=(qemu-system-aarch64 -machine virt "${accel[@]}" -cpu neoverse-n1
+		      -device virtio-serial-pci -chardev "file,id=ktap,path=$out/ktap.txt"
+		      -device virtconsole,chardev=ktap)
+	qemu+=(-smp "$smp" -m "$mem" -no-reboot
 	      -kernel "${images[$i]}" -initrd "$out/initrd.cpio"
 	      -append "$cmdline $append")
 	if [ "$minimal" = 0 ]; then
@@ -391,12 +437,14 @@ for i in "${!names[@]}"; do
 	# The KTAP results travel on a serial port of their own (the guest's
 	# ttyS1), where kernel messages cannot break into them.
 	ktap=$out/ktap.txt
+	ktap_port=(-serial "file:$ktap")
+	[ "$arch" = arm64 ] && ktap_port=()
 	rm -f "$log.first"
 	for attempt in 1 2; do
 		rm -f "$ktap"
 		rm -rf "$out/artifacts"
 		timeout -k 10 "$boot_timeout" "${qemu[@]}" -display none -monitor none \
-			-serial stdio -serial "file:$ktap" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
+			-serial stdio "${ktap_port[@]}" < /dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 			grep --line-buffered -E '^(not )?ok [0-9]|^# |^blkgen-vm:|^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|panic)' |
 			sed -u "s/^/[$name] /"
 		qrc=${PIPESTATUS[0]}
