@@ -189,13 +189,12 @@ static inline bool blkgen_bdev_can_poll(struct block_device *bdev)
 #endif
 
 /*
- * The cycle counter the fast path stamps with (tclock.h): the TSC on x86,
- * where the kernel keeps time by it. Elsewhere, or when timekeeping reads
- * another clocksource (a TSC found unstable, kvm-clock, HPET), none: 0 kHz,
+ * The cycle counter the fast path stamps with (tclock.h), where the kernel
+ * keeps time by it: the TSC on x86, the generic timer's counter on arm64.
+ * When timekeeping reads another clocksource (a TSC found unstable,
+ * kvm-clock, HPET), or the counter's rate is not known here, none: 0 kHz,
  * and the fast path stamps with ktime.
  */
-#ifdef CONFIG_X86
-#include <asm/tsc.h>
 #include <linux/timekeeping.h>
 
 /*
@@ -212,6 +211,32 @@ static inline void blkgen_time_snapshot(struct system_time_snapshot *snap)
 #endif
 }
 
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+static __always_inline u64 blkgen_cycles(void);
+
+/*
+ * The counter is timekeeping's when the timekeeper's own cycle count
+ * (blkgen_time_snapshot(): the same on 6.1, which has no clocksource id
+ * for the TSC, and later) is behind a read of it right after by less than
+ * a millisecond, @khz cycles.
+ */
+static inline bool blkgen_cycles_are_timekeepings(u32 khz)
+{
+	struct system_time_snapshot snap;
+	unsigned long flags;
+	u64 c;
+
+	local_irq_save(flags);
+	blkgen_time_snapshot(&snap);
+	c = blkgen_cycles();
+	local_irq_restore(flags);
+	return c >= snap.cycles && c - snap.cycles < khz;
+}
+#endif
+
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+
 static __always_inline u64 blkgen_cycles(void)
 {
 	return rdtsc_ordered();
@@ -221,34 +246,68 @@ static __always_inline u64 blkgen_cycles(void)
  * blkgen_cycles_khz() - The frequency of blkgen_cycles(), if it is the
  *	clock timekeeping reads.
  *
- * The timekeeper's own cycle count (blkgen_time_snapshot(), the same on 6.1,
- * which has no clocksource id for the TSC, and 6.12) is the TSC when a
- * TSC read right after it is ahead by less than a millisecond.
- *
  * Context: process context.
- * Return: kHz, or 0 when blkgen_cycles() is not timekeeping's clock.
+ * Return: kHz (tsc_khz, the kernel's calibration), or 0 when
+ * blkgen_cycles() is not timekeeping's clock.
  */
 static inline u32 blkgen_cycles_khz(void)
 {
-	struct system_time_snapshot snap;
-	unsigned long flags;
-	u64 c;
-
 	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz || check_tsc_unstable())
 		return 0;
-	local_irq_save(flags);
-	blkgen_time_snapshot(&snap);
-	c = rdtsc_ordered();
-	local_irq_restore(flags);
-	if (c < snap.cycles || c - snap.cycles >= tsc_khz)
-		return 0;
-	return tsc_khz;
+	return blkgen_cycles_are_timekeepings(tsc_khz) ? tsc_khz : 0;
 }
 
 /* The cycle counter was found unstable (by the clocksource watchdog). */
 static inline bool blkgen_cycles_unstable(void)
 {
 	return check_tsc_unstable();
+}
+#elif defined(CONFIG_ARM64)
+#include <asm/arch_timer.h>
+#include <clocksource/arm_arch_timer.h>
+#include <linux/of.h>
+
+/*
+ * The counter as timekeeping reads it: arch_timer_read_counter() is the
+ * clocksource's own reader (the virtual or physical count, with the
+ * workarounds of the CPU's errata), one indirect call.
+ */
+static __always_inline u64 blkgen_cycles(void)
+{
+	return arch_timer_read_counter();
+}
+
+/**
+ * blkgen_cycles_khz() - The frequency of blkgen_cycles(), if it is the
+ *	clock timekeeping reads.
+ *
+ * The kernel's rate (arch_timer_rate, not exported) is CNTFRQ_EL0 unless
+ * a device tree's timer node has a clock-frequency (firmware that left
+ * CNTFRQ_EL0 wrong: arch_timer_of_configure_rate()): with one, the rate
+ * is not known here and ktime is used.
+ *
+ * Context: process context.
+ * Return: kHz, or 0 when blkgen_cycles() is not timekeeping's clock or its
+ * rate is not a whole number of kHz.
+ */
+static inline u32 blkgen_cycles_khz(void)
+{
+	u32 hz = arch_timer_get_cntfrq();
+	struct device_node *np;
+	bool dt_rate;
+
+	np = of_find_compatible_node(NULL, NULL, "arm,armv8-timer");
+	dt_rate = np && of_find_property(np, "clock-frequency", NULL);
+	of_node_put(np);
+	if (!hz || hz % 1000 || dt_rate)
+		return 0;
+	return blkgen_cycles_are_timekeepings(hz / 1000) ? hz / 1000 : 0;
+}
+
+/* No watchdog judges the generic timer's counter. */
+static inline bool blkgen_cycles_unstable(void)
+{
+	return false;
 }
 #else
 static __always_inline u64 blkgen_cycles(void)

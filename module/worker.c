@@ -49,7 +49,7 @@ MODULE_PARM_DESC(spin_us,
 static bool tsc = true;
 module_param(tsc, bool, 0644);
 MODULE_PARM_DESC(tsc,
-		 "Closed loop and replay as fast as possible: stamp I/Os with the TSC where the kernel keeps time by it, looked at when a job is started (default 1; 0: ktime_get)");
+		 "Closed loop and replay as fast as possible: stamp I/Os with the cycle counter (x86: the TSC; arm64: the generic timer's) where the kernel keeps time by it, looked at when a job is started (default 1; 0: ktime_get)");
 
 /* Timer slack of that sleep: the wake-up may be this much late. */
 #define BLKGEN_SLACK_NS		(5 * NSEC_PER_USEC)
