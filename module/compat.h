@@ -326,4 +326,21 @@ static inline bool blkgen_cycles_unstable(void)
 }
 #endif
 
+/*
+ * The CPU has a CRC-32C instruction verification's CRC can use (stamp.c):
+ * SSE4.2's crc32 on x86-64, the CRC32 extension's on arm64 (little-endian).
+ */
+#include <asm/cpufeature.h>
+
+static inline bool blkgen_crc32c_hw(void)
+{
+#if defined(CONFIG_X86_64)
+	return boot_cpu_has(X86_FEATURE_XMM4_2);
+#elif defined(CONFIG_ARM64) && !defined(CONFIG_CPU_BIG_ENDIAN)
+	return cpu_have_named_feature(CRC32);
+#else
+	return false;
+#endif
+}
+
 #endif /* _BLKGEN_COMPAT_H */

@@ -78,7 +78,7 @@ enum blkgen_sstate {
 	BLKGEN_S_MISDIRECTED,
 };
 
-void blkgen_crc32c_init(bool hw);
+bool blkgen_crc32c_init(bool hw);
 u32 blkgen_crc32c(const void *p, size_t len);
 u32 blkgen_stamp_key(const void *sec);
 void blkgen_stamp_head(void *sec, u64 run_id, u64 sector, u32 gen, u32 key);

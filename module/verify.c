@@ -43,11 +43,10 @@ MODULE_PARM_DESC(verify_max_mb,
  */
 void blkgen_verify_init(void)
 {
-#ifdef CONFIG_X86_64
-	blkgen_crc32c_init(boot_cpu_has(X86_FEATURE_XMM4_2));
-#else
-	blkgen_crc32c_init(false);
-#endif
+	bool hw = blkgen_crc32c_hw();
+
+	if (blkgen_crc32c_init(hw) != hw)
+		pr_warn("blkgen: the CPU's CRC-32C instruction disagrees with the tables: not used\n");
 }
 
 /**
