@@ -160,6 +160,12 @@ boot() {
 		tier "VM tier: $rel, kselftest in a minimal guest"
 		vm_tier "--kernel $rel --kselftest --minimal" --kernel "$rel" --kselftest --minimal \
 			--tests "$minimal_tests" ;;
+	arm64)
+		tier "VM tier: $arm64 (QEMU TCG, aarch64; kselftest)"
+		vm_tier "--arch arm64 --kselftest" --arch arm64 --kselftest ;;
+	arm64-icount)
+		tier "VM tier: $arm64, icount ($arm64_icount_tests)"
+		vm_tier "--arch arm64 --icount" --arch arm64 --icount --tests "$arm64_icount_tests" ;;
 	multihost)
 		tier "multihost: two VMs started at one instant by ansible/run.yml (alone)"
 		multihost_check ;;
@@ -313,11 +319,24 @@ newest_kernel() {
 		echo "$prev" > build/newest-kernel.prev
 	fi
 }
+# Debian's arm64 kernel with an arm64 guest userland, and a 32-bit (armhf)
+# kernel's headers (tests/vm/arch-kernel.sh: apt of its own, nothing
+# installed here; about a minute when not cached), beside it.
+arch_pid=
+rm -f build/arm64-kernel.rel build/armhf-kernel.rel
+arch_kernels() {
+	timeout 900 tests/vm/arch-kernel.sh arm64 > build/arm64-kernel.rel || rm -f build/arm64-kernel.rel
+	timeout 600 tests/vm/arch-kernel.sh --headers armhf > build/armhf-kernel.rel || rm -f build/armhf-kernel.rel
+	[ -s build/arm64-kernel.rel ] && [ -s build/armhf-kernel.rel ]
+}
 if [ "$(id -u)" -eq 0 ]; then
 	newest_kernel > build/newest-kernel.log 2>&1 &
 	newest_pid=$!
+	arch_kernels > build/arch-kernel.log 2>&1 &
+	arch_pid=$!
 else
 	echo "SKIP newest kernel: not root (tests/vm/newest-kernel.sh needs apt-get and chroot)" | tee -a "$results"
+	echo "SKIP arm64 and armhf kernels: not root (tests/vm/arch-kernel.sh needs apt-get)" | tee -a "$results"
 fi
 
 tier "build"
@@ -338,6 +357,17 @@ if [ -n "$newest_pid" ]; then
 	else
 		echo "FAIL newest kernel: tests/vm/newest-kernel.sh (build/newest-kernel.log)" | tee -a "$results"
 		tail -n 20 build/newest-kernel.log | sed 's/^/    /'
+	fi
+fi
+arm64=
+if [ -n "$arch_pid" ]; then
+	if wait "$arch_pid"; then
+		arm64=$(cat build/arm64-kernel.rel)
+		echo "PASS arm64 kernel: $arm64 and an arm64 guest userland; armhf headers: $(cat build/armhf-kernel.rel)" | tee -a "$results"
+	else
+		echo "FAIL arm64 and armhf kernels: tests/vm/arch-kernel.sh (build/arch-kernel.log)" | tee -a "$results"
+		tail -n 20 build/arch-kernel.log | sed 's/^/    /'
+		arm64=$(cat build/arm64-kernel.rel 2>/dev/null)
 	fi
 fi
 # The kernels: each generic one (Debian's installed 6.1 and 6.12, the
@@ -362,6 +392,10 @@ queue=$top/build/check-queue
 # with the collection's own blkgenctl, and one that lacks each of
 # blktrace, device-mapper, the NVMe drive and KUnit.
 minimal_tests="configfs/005 run/001 ctl/001 run/005 faults/001 safety/003 module/004"
+# The arm64 kernel's timing tests: the fast path's cost against the bare
+# loop, with the generic timer's counter (bench/001), and its latencies
+# and start against ktime's (results/002, sync/001).
+arm64_icount_tests="bench/001 results/002 sync/001"
 lane1_pid=
 if [ "${VM:-1}" != 0 ]; then
 	rm -rf build/vm
@@ -384,12 +418,16 @@ if [ "${VM:-1}" != 0 ]; then
 			[ "$rel" = "${kernels[0]}" ] || [ "$rel" = "$newest" ] || continue
 			echo "icount $rel"
 		done
+		# Debian's arm64 kernel: its kselftest collection through
+		# the kernel's runner (Documentation/testing.rst says which
+		# tests), and under icount the fast path's cost (bench/001).
+		if [ -n "$arm64" ]; then echo "arm64"; echo "arm64-icount"; fi
 		[ -n "$newest" ] && echo "minimal $newest"
 		[ -n "$newest" ] && echo "demos"
 		# DKMS across a kernel upgrade in the build root's overlay.
 		[ -s build/newest-kernel.rel ] && [ "$(cat build/newest-kernel.rel)" = "$newest" ] && echo "dkms"
 	} > "$queue"
-	setsid bash -c "$(declare -f); $(declare -p top kernels newest debug queue minimal_tests); lane=1; lane1" \
+	setsid bash -c "$(declare -f); $(declare -p top kernels newest arm64 debug queue minimal_tests arm64_icount_tests); lane=1; lane1" \
 		>> build/check-lane1.log 2>&1 &
 	lane1_pid=$!
 	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
@@ -435,8 +473,12 @@ tier "module builds"
 # warning (the module's Kbuild has -Werror; the linker's and modpost's
 # warnings are not errors).
 build_check() {
+	build_check_dir "$(kernel_kdir "$1")" "$top/build/kernels/$1"
+}
+# build_check_dir KDIR OUT: the same for a build tree KDIR.
+build_check_dir() {
 	local out
-	out=$(tests/vm/build-module.sh "$(kernel_kdir "$1")" "$top/build/kernels/$1" 2>&1 >/dev/null) || {
+	out=$(tests/vm/build-module.sh "$1" "$2" 2>&1 >/dev/null) || {
 		echo "$out"; return 1; }
 	echo "$out"
 	! echo "$out" | grep -iE 'warning'
@@ -447,6 +489,23 @@ fi
 for rel in "${kernels[@]}"; do
 	step "build: blkgen.ko for $rel (no warning)" build_check "$rel"
 done
+if [ -n "$arm64" ]; then
+	step "build: blkgen.ko for $arm64 (aarch64-linux-gnu-gcc, no warning)" \
+		build_check_dir "$(arch_kdir arm64 "$arm64")" "$top/build/kernels/$arm64"
+fi
+# 32-bit: refused by name (module/Kbuild), not a compile error.
+refused_32bit() {
+	local out
+	if out=$(tests/vm/build-module.sh "$1" "$top/build/kernels/32bit" 2>&1); then
+		echo "$out"; echo "a 32-bit kernel's build succeeded"; return 1
+	fi
+	echo "$out"
+	echo "$out" | grep -q 'is a 32-bit kernel .*blkgen builds for 64-bit kernels only'
+}
+if [ -s build/armhf-kernel.rel ]; then
+	rel=$(cat build/armhf-kernel.rel)
+	step "build: $rel (32-bit) refused by name" refused_32bit "$(arch_kdir armhf "$rel")"
+fi
 
 if [ -n "$newest_host" ]; then
 	step "install: make install, uninstall (DESTDIR, $newest_host)" \

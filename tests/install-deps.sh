@@ -21,6 +21,7 @@ pkgs=(
 	linux-headers-6.12-rt-amd64 linux-image-6.12-rt-amd64	# Debian 6.12 PREEMPT_RT
 	debootstrap					# the newest kernel's build root (tests/vm/newest-kernel.sh)
 	qemu-system-x86 busybox-static cpio xz-utils kmod	# the test VM
+	qemu-system-arm gcc-aarch64-linux-gnu		# the arm64 VM (tests/vm/arch-kernel.sh)
 	fio blktrace dmsetup				# witnesses and faults in the VM
 	python3-six					# fio_jsonplus_clat2csv (unit: test-fio.sh)
 	flex bison bc libelf-dev libssl-dev		# the debug kernel (linux-source-6.12)
