@@ -393,9 +393,10 @@ queue=$top/build/check-queue
 # blktrace, device-mapper, the NVMe drive and KUnit.
 minimal_tests="configfs/005 run/001 ctl/001 run/005 faults/001 safety/003 module/004"
 # The arm64 kernel's timing tests: the fast path's cost against the bare
-# loop, with the generic timer's counter (bench/001), and its latencies
-# and start against ktime's (results/002, sync/001).
-arm64_icount_tests="bench/001 results/002 sync/001"
+# loop with the generic timer's counter, verification's with the CRC32
+# instructions (bench/001, bench/002), the counter's latencies against
+# ktime's (results/002) and start_at's first I/O (sync/002).
+arm64_icount_tests="bench/001 bench/002 results/002 sync/002"
 lane1_pid=
 if [ "${VM:-1}" != 0 ]; then
 	rm -rf build/vm
