@@ -72,9 +72,9 @@ for t in "${tests[@]}"; do
 # blkgen $t: $desc
 here=\$(cd "\$(dirname "\$0")" && pwd)
 # Five sixths of the runner's timeout (kselftest_timeout, from settings
-# or -o), at least 10 s.
+# or -o), at least 10 s; 0 (none) is none here too.
 secs=\$(( \${kselftest_timeout:-$ksft_timeout} * 5 / 6 ))
-[ "\$secs" -ge 10 ] || secs=10
+[ "\${kselftest_timeout:-$ksft_timeout}" = 0 ] || [ "\$secs" -ge 10 ] || secs=10
 PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t "\$secs" $t
 EOF
 	chmod 755 "$col/$name"

@@ -69,10 +69,15 @@ printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' wrong > "$col
 printf '#!/bin/bash\nDESCRIPTION="planted"\ntest() { echo %s; }\n' right > "$col/tests/plant/002"
 echo right > "$col/tests/plant/001.out"
 echo right > "$col/tests/plant/002.out"
-# A test that hangs, and what it started with it.
-printf '#!/bin/bash\nDESCRIPTION="planted hang"\ntest() { sleep 1000 & sleep 1001; }\n' > "$col/tests/plant/003"
+# A test that hangs, and what it started with it: a child, and a
+# grandchild (the subshell's sleep).
+printf '#!/bin/bash\nDESCRIPTION="planted hang"\ntest() { ( sleep 777; true ) & sleep 1000 & sleep 1001; }\n' > "$col/tests/plant/003"
 echo never > "$col/tests/plant/003.out"
-for n in 001 002 003; do
+# A test longer than 10 s, which a runner without a timeout (-o 0) lets
+# end.
+printf '#!/bin/bash\nDESCRIPTION="planted slow"\ntest() { sleep 12; echo right; }\n' > "$col/tests/plant/006"
+echo right > "$col/tests/plant/006.out"
+for n in 001 002 003 006; do
 	sed "s|configfs/001|plant/$n|" "$col/configfs_001.sh" > "$col/plant_$n.sh"
 	chmod 755 "$col/plant_$n.sh"
 	echo "blkgen:plant_$n.sh" >> "$k/kselftest-list.txt"
@@ -94,9 +99,15 @@ check "runner: the planted pass is ok" \
 # the test and report (on a loaded host, 3 s were not always enough).
 (cd "$k" && BLKGEN_NO_KLOG=1 timeout 120 ./run_kselftest.sh -o 36 -t blkgen:plant_003.sh) 2>&1 |
 	cat > "$tmp/ktap3"
-check "runner: a hung test is killed by run_tests within the runner's timeout" \
-	'grep -qx "not ok 1 selftests: blkgen: plant_003.sh # exit=1" "$tmp/ktap3" && grep -q "timed out after 30s" "$tmp/ktap3"'
-check "nothing the hung test started is left, nor the watchdog" '! pgrep -x -f "sleep (100[01]|30)" > /dev/null'
+check "runner: a hung test is killed by run_tests within the runner's timeout, a TIMEOUT" \
+	'grep -qx "not ok 1 selftests: blkgen: plant_003.sh # TIMEOUT 36 seconds" "$tmp/ktap3" && grep -q "timed out after 30s" "$tmp/ktap3"'
+check "nothing the hung test started is left (its grandchildren too), nor the watchdog" \
+	'! pgrep -x -f "sleep (777|100[01]|30)" > /dev/null'
+# No limit (-o 0, as timeout=0 in settings): the slow test ends by itself.
+(cd "$k" && BLKGEN_NO_KLOG=1 timeout 120 ./run_kselftest.sh -o 0 -t blkgen:plant_006.sh) 2>&1 |
+	cat > "$tmp/ktap6"
+check "runner: timeout 0 is no limit (a 12 s test passes)" \
+	'grep -qx "ok 1 selftests: blkgen: plant_006.sh" "$tmp/ktap6"'
 
 # run_tests itself: the kernel log read after each test (a dmesg that
 # prints the file run_tests writes its markers to), and a passing test's
@@ -117,5 +128,5 @@ check "run_tests: the log before a test's marker is not its own" \
 check "run_tests: a passing test's figures are shown" \
 	'grep -qx "ok 3 plant/005" "$tmp/ktap4" && [ "$(grep -c "^# figure [12]$" "$tmp/ktap4")" = 2 ] && ! grep -q "^other" "$tmp/ktap4"'
 
-[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap" "$tmp/ktap3" "$tmp/ktap4"
+[ $fail = 0 ] || sed "s/^/# /" "$tmp/ktap" "$tmp/ktap3" "$tmp/ktap4" "$tmp/ktap6"
 exit $fail
