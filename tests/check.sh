@@ -4,15 +4,18 @@
 # check.sh — blkgen's one test command (`make check`).
 #
 # Tiers, in order: install missing Debian packages (as root), Debian's
-# newest kernel from trixie-backports (tests/vm/newest-kernel.sh, in the
-# background), build the tool, host unit tests under sanitizers, static
-# checks (sparse, checkpatch --strict, shellcheck, ansible-lint), the
-# module built for every kernel of the matrix (6.1, 6.12, 6.12 rt, the
-# newest; tests/vm/kernels.sh); then the boots under QEMU, run by two
+# newest kernel from trixie-backports (tests/vm/newest-kernel.sh) and
+# bookworm's arm64 kernel with armhf headers (tests/vm/arch-kernel.sh),
+# in the background, build the tool, host unit tests under sanitizers,
+# static checks (sparse, checkpatch --strict, shellcheck, ansible-lint),
+# the module built for every kernel of the matrix (6.1, 6.12, 6.12 rt,
+# the newest; tests/vm/kernels.sh) and for arm64, its 32-bit build
+# refused; then the boots under QEMU, run by two
 # lanes side by side from one queue, longest first: each kernel running
 # its kernel tests (the newest through the kernel's kselftest runner,
 # with the tool tests, SCOPE=tool, which run there only), 6.1 and the
-# newest again in QEMU's icount mode for the timing tests, the demos, the
+# newest again in QEMU's icount mode for the timing tests, the arm64
+# kernel (kselftest, and four timing tests in icount), the demos, the
 # DKMS check, and the debug kernel (tests/vm/debug-kernel.sh: KASAN,
 # lockdep, kmemleak) in two boots of half its kernel tests each; after
 # both lanes, alone, two guests
