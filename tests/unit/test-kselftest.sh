@@ -42,6 +42,11 @@ check "the collection's own list, for an overlay" \
 	'[ "$(cat "$col/kselftest-list.txt")" = "$want" ]'
 check "config: CONFIG_CONFIGFS_FS, null_blk, NVMe" \
 	'grep -qx CONFIG_CONFIGFS_FS=y "$col/config" && grep -q BLK_DEV_NULL_BLK= "$col/config" && grep -q BLK_DEV_NVME= "$col/config"'
+# A farm's guest may have no /dev/fd (devtmpfs without udev's links),
+# where bash's process substitution fails: none in any test, their
+# library or run_tests.
+check "no process substitution in the tests (no /dev/fd on a farm's guest)" \
+	'! grep -n "<(" "$top"/tests/*/[0-9][0-9][0-9] "$top/tests/lib/rc" "$top/tests/run_tests"'
 check "run_tests and its library" '[ -x "$col/tests/run_tests" ] && [ -f "$col/tests/lib/rc" ]'
 check "blkgenctl inside, linked statically" \
 	'"$col/bin/blkgenctl" --version > /dev/null && ! ldd "$col/bin/blkgenctl" > /dev/null 2>&1'
