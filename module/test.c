@@ -356,50 +356,55 @@ static void rate_mean_test(struct kunit *test)
 
 /* ---- trace mapping ------------------------------------------------------ */
 
-/* A record lands in the range, aligned, its changes flagged. */
+/* A record lands in the range, aligned, its changes flagged: a row each. */
+struct replay_map_row {
+	u64 off;
+	u32 len, op;
+	u64 want_off;
+	u32 want_len;
+	unsigned int flags;
+};
+
+static const struct replay_map_row replay_map_rows[] = {
+	{ 0, 4096, BLKGEN_TRACE_READ, 1 << 20, 4096, 0 },
+	{ (8 << 20) - 4096, 4096, BLKGEN_TRACE_WRITE,
+	  (9 << 20) - 4096, 4096, 0 },
+	{ 8192, 512, BLKGEN_TRACE_READ, (1 << 20) + 8192, 4096, 0 },
+	{ 4096 + 512, 4096, BLKGEN_TRACE_READ, (1 << 20) + 4096, 4096,
+	  BLKGEN_MAP_REMAPPED },
+	{ (8 << 20) + 12288, 4096, BLKGEN_TRACE_READ,
+	  (1 << 20) + 12288, 4096, BLKGEN_MAP_REMAPPED },
+	{ (8 << 20) - 4096, 8192, BLKGEN_TRACE_READ,
+	  (9 << 20) - 8192, 8192, BLKGEN_MAP_REMAPPED },
+	{ 0, 1 << 20, BLKGEN_TRACE_READ,
+	  1 << 20, 64 << 10, BLKGEN_MAP_CLIPPED },
+};
+
+static void replay_map_desc(const struct replay_map_row *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "row %s %llu+%u",
+		 t->op == BLKGEN_TRACE_WRITE ? "write" : "read", t->off, t->len);
+}
+
+KUNIT_ARRAY_PARAM(replay_map, replay_map_rows, replay_map_desc);
+
 static void replay_map_test(struct kunit *test)
 {
 	static const struct blkgen_pattern p = {
 		.start = 1 << 20, .end = 9 << 20, .max_size = 64 << 10
 	};
-	static const struct {
-		u64 off;
-		u32 len, op;
-		u64 want_off;
-		u32 want_len;
-		unsigned int flags;
-	} t[] = {
-		{ 0, 4096, BLKGEN_TRACE_READ, 1 << 20, 4096, 0 },
-		{ (8 << 20) - 4096, 4096, BLKGEN_TRACE_WRITE,
-		  (9 << 20) - 4096, 4096, 0 },
-		{ 8192, 512, BLKGEN_TRACE_READ, (1 << 20) + 8192, 4096, 0 },
-		{ 4096 + 512, 4096, BLKGEN_TRACE_READ, (1 << 20) + 4096, 4096,
-		  BLKGEN_MAP_REMAPPED },
-		{ (8 << 20) + 12288, 4096, BLKGEN_TRACE_READ,
-		  (1 << 20) + 12288, 4096, BLKGEN_MAP_REMAPPED },
-		{ (8 << 20) - 4096, 8192, BLKGEN_TRACE_READ,
-		  (9 << 20) - 8192, 8192, BLKGEN_MAP_REMAPPED },
-		{ 0, 1 << 20, BLKGEN_TRACE_READ,
-		  1 << 20, 64 << 10, BLKGEN_MAP_CLIPPED },
+	const struct replay_map_row *t = test->param_value;
+	struct blkgen_trace_rec r = {
+		.offset = t->off, .len = t->len, .op = t->op
 	};
-	unsigned int i, f;
+	struct blkgen_choice c;
+	unsigned int f;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		struct blkgen_trace_rec r = {
-			.offset = t[i].off, .len = t[i].len, .op = t[i].op
-		};
-		struct blkgen_choice c;
-
-		f = blkgen_replay_map(&p, 4096, &r, &c);
-		KUNIT_EXPECT_EQ_MSG(test, f, t[i].flags, "record %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, c.size, t[i].want_len,
-				    "record %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, c.offset, t[i].want_off,
-				    "record %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, c.write,
-				    t[i].op == BLKGEN_TRACE_WRITE,
-				    "record %u", i);
-	}
+	f = blkgen_replay_map(&p, 4096, &r, &c);
+	KUNIT_EXPECT_EQ(test, f, t->flags);
+	KUNIT_EXPECT_EQ(test, c.size, t->want_len);
+	KUNIT_EXPECT_EQ(test, c.offset, t->want_off);
+	KUNIT_EXPECT_EQ(test, c.write, t->op == BLKGEN_TRACE_WRITE);
 }
 
 /* Due times scale with the speed, with no overflow on the way. */
@@ -419,30 +424,37 @@ static void replay_due_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, blkgen_replay_due(0, days30 / 10000, 1), days30);
 }
 
-/* replay_speed: 0.01% to 1000000%, two decimals at most. */
+/* replay_speed: 0.01% to 1000000%, two decimals at most: a row each. */
+struct replay_speed_row {
+	const char *s;
+	int rc;
+	u32 v;
+};
+
+static const struct replay_speed_row replay_speed_rows[] = {
+	{ "100", 0, 10000 }, { "12.5", 0, 1250 },
+	{ "250.25%", 0, 25025 },
+	{ "0.01", 0, 1 }, { "1000000", 0, 100000000 },
+	{ "0", -1 }, { "1000000.01", -1 }, { "", -1 }, { "1.", -1 },
+	{ ".5", -1 }, { "1.234", -1 }, { "-1", -1 }, { "50x", -1 },
+};
+
+static void replay_speed_desc(const struct replay_speed_row *t, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "row '%s'", t->s);
+}
+
+KUNIT_ARRAY_PARAM(replay_speed, replay_speed_rows, replay_speed_desc);
+
 static void replay_speed_test(struct kunit *test)
 {
-	static const struct {
-		const char *s;
-		int rc;
-		u32 v;
-	} t[] = {
-		{ "100", 0, 10000 }, { "12.5", 0, 1250 },
-		{ "250.25%", 0, 25025 },
-		{ "0.01", 0, 1 }, { "1000000", 0, 100000000 },
-		{ "0", -1 }, { "1000000.01", -1 }, { "", -1 }, { "1.", -1 },
-		{ ".5", -1 }, { "1.234", -1 }, { "-1", -1 }, { "50x", -1 },
-	};
-	unsigned int i;
-	u32 v;
+	const struct replay_speed_row *t = test->param_value;
+	u32 v = 7;
 	int rc;
 
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		v = 7;
-		rc = blkgen_parse_speed(t[i].s, &v);
-		KUNIT_EXPECT_EQ_MSG(test, rc, t[i].rc, "'%s'", t[i].s);
-		KUNIT_EXPECT_EQ_MSG(test, v, rc ? 7 : t[i].v, "'%s'", t[i].s);
-	}
+	rc = blkgen_parse_speed(t->s, &v);
+	KUNIT_EXPECT_EQ(test, rc, t->rc);
+	KUNIT_EXPECT_EQ(test, v, rc ? 7 : t->v);
 }
 
 /* ---- verification stamps ----------------------------------------------- */
@@ -530,9 +542,9 @@ static struct kunit_case blkgen_rate_cases[] = {
 };
 
 static struct kunit_case blkgen_replay_cases[] = {
-	KUNIT_CASE(replay_map_test),
+	KUNIT_CASE_PARAM(replay_map_test, replay_map_gen_params),
 	KUNIT_CASE(replay_due_test),
-	KUNIT_CASE(replay_speed_test),
+	KUNIT_CASE_PARAM(replay_speed_test, replay_speed_gen_params),
 	{}
 };
 

@@ -96,6 +96,19 @@ fi
 make -s -C "$tmp/src" uninstall DESTDIR="$dest" KDIR=/nonexistent > /dev/null 2>&1
 check "make uninstall after install-tool leaves no file" "[ -z \"\$(find '$dest' -type f)\" ]"
 
+# dkms.conf as dkms reads it (sourced, kernel_source_dir set): the KUnit
+# module listed for a kernel with KUnit, not for one without.
+mkdir -p "$tmp/kunit-yes" "$tmp/kunit-no"
+echo CONFIG_KUNIT=y > "$tmp/kunit-yes/.config"
+echo '# CONFIG_KUNIT is not set' > "$tmp/kunit-no/.config"
+# shellcheck disable=SC2016 # expanded by the inner shell
+dkms_mods() {
+	bash -c 'kernel_source_dir=$1 dkms_tree=/var/lib/dkms; . "$2"; echo "${BUILT_MODULE_NAME[*]}"' \
+		sh "$1" "$top/dkms.conf"
+}
+check "dkms.conf: blkgen and blkgen_test for a kernel with KUnit" '[ "$(dkms_mods "$tmp/kunit-yes")" = "blkgen blkgen_test" ]'
+check "dkms.conf: blkgen alone for one without" '[ "$(dkms_mods "$tmp/kunit-no")" = blkgen ]'
+
 # DKMS (system-wide: it has no DESTDIR): the module registered, built for
 # REL and installed under updates/dkms, then removed with all it made.
 if command -v dkms > /dev/null && [ "$(id -u)" = 0 ] && [ -z "$(dkms status blkgen 2> /dev/null)" ]; then
