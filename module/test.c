@@ -383,7 +383,8 @@ static const struct replay_map_row replay_map_rows[] = {
 static void replay_map_desc(const struct replay_map_row *t, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "row %s %llu+%u",
-		 t->op == BLKGEN_TRACE_WRITE ? "write" : "read", t->off, t->len);
+		 t->op == BLKGEN_TRACE_WRITE ? "write" : "read",
+		 t->off, t->len);
 }
 
 KUNIT_ARRAY_PARAM(replay_map, replay_map_rows, replay_map_desc);
