@@ -36,79 +36,21 @@ shift
 say() { echo "kselftest-install: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-# The tests, in run_tests' order; arguments select as run_tests does.
-list=$("$top/tests/run_tests" -l "$@") || die "no such test or group: $*"
-mapfile -t tests <<< "$list"
-[ -n "$list" ] || die "no tests selected"
-
-# The runner's timeout per test (settings; -o overrides it).
-ksft_timeout=360
-
+# The collection in the kselftest tree's form (tests/kselftest-tree.sh),
+# installed by its own Makefile (out of a kernel tree: what lib.mk would
+# do), the modules left out (TEST_GEN_MODS_DIR=). The tool is built in
+# build/kselftest-tool (-ARCH for CROSS_COMPILE's).
+tree=$top/build/kselftest-tree
+"$top/tests/kselftest-tree.sh" "$tree" "$@" 2> /dev/null || die "no such test or group: $*"
 col=$dest/blkgen
 mkdir -p "$dest"
 rm -rf "$col"
-mkdir -p "$col/tests/lib" "$col/bin"
-
-# The tool, static: a farm's root file system need not have json-c. For
-# another architecture with CROSS_COMPILE (and SYSROOT, its libraries:
-# tools/blkgenctl/Makefile) in the environment, as kselftest's builds take it.
-tool=$top/build/kselftest-tool${CROSS_COMPILE:+-${CROSS_COMPILE%-}}
-make -s -C "$top/tools/blkgenctl" O="$tool" LDFLAGS=-static > /dev/null
-install -m 755 "$tool/blkgenctl" "$col/bin/blkgenctl"
-cp -a "$top/tools/profiles" "$col/profiles"
-cp -a "$top/tools/suites" "$col/suites"
-
-install -m 755 "$top/tests/run_tests" "$col/tests/run_tests"
-cp -a "$top/tests/lib/." "$col/tests/lib/"
-for t in "${tests[@]}"; do
-	mkdir -p "$col/tests/${t%/*}"
-	install -m 755 "$top/tests/$t" "$col/tests/$t"
-	[ -f "$top/tests/$t.out" ] && install -m 644 "$top/tests/$t.out" "$col/tests/$t.out"
-	name=${t/\//_}.sh
-	desc=$(sed -n 's/^DESCRIPTION="\(.*\)"$/\1/p' "$top/tests/$t" | head -n 1)
-	cat > "$col/$name" <<EOF
-#!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
-# blkgen $t: $desc
-here=\$(cd "\$(dirname "\$0")" && pwd)
-# Five sixths of the runner's timeout (kselftest_timeout, from settings
-# or -o), at least 10 s; 0 (none) is none here too.
-secs=\$(( \${kselftest_timeout:-$ksft_timeout} * 5 / 6 ))
-[ "\${kselftest_timeout:-$ksft_timeout}" = 0 ] || [ "\$secs" -ge 10 ] || secs=10
-PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t "\$secs" $t
-EOF
-	chmod 755 "$col/$name"
-	echo "blkgen:$name"
-done > "$col/list"
-
-echo "timeout=$ksft_timeout" > "$col/settings"
-cat > "$col/config" <<'EOF'
-CONFIG_MODULES=y
-CONFIG_MODULE_UNLOAD=y
-CONFIG_CONFIGFS_FS=y
-CONFIG_BLK_DEV=y
-CONFIG_BLK_DEV_NULL_BLK=m
-CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION=y
-CONFIG_BLK_DEV_NVME=m
-CONFIG_BLK_DEV_ZONED=y
-CONFIG_BLK_DEV_INTEGRITY=y
-CONFIG_BLK_DEV_IO_TRACE=y
-CONFIG_FTRACE=y
-CONFIG_DEBUG_FS=y
-CONFIG_MD=y
-CONFIG_BLK_DEV_DM=m
-CONFIG_EXT4_FS=y
-CONFIG_FAULT_INJECTION=y
-CONFIG_FAIL_MAKE_REQUEST=y
-CONFIG_FAIL_IO_TIMEOUT=y
-CONFIG_FAULT_INJECTION_DEBUG_FS=y
-CONFIG_FAULT_INJECTION_CONFIGFS=y
-CONFIG_HIGH_RES_TIMERS=y
-CONFIG_MAGIC_SYSRQ=y
-CONFIG_DETECT_HUNG_TASK=y
-CONFIG_KUNIT=y
-CONFIG_KUNIT_DEBUGFS=y
-EOF
+make -s -C "$tree/blkgen" install INSTALL_PATH="$col" TEST_GEN_MODS_DIR= \
+	OUTPUT="$top/build/kselftest-tool${CROSS_COMPILE:+-${CROSS_COMPILE%-}}" > /dev/null ||
+	die "make install of the collection failed"
+make -s -C "$tree/blkgen" emit_tests > "$col/list"
+tests=()
+mapfile -t tests < "$col/list"
 
 # kselftest-list.txt: ours replace any earlier blkgen lines.
 list=$dest/kselftest-list.txt
