@@ -211,14 +211,19 @@ static inline void blkgen_time_snapshot(struct system_time_snapshot *snap)
 #endif
 }
 
-#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
-static __always_inline u64 blkgen_cycles(void);
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+
+static __always_inline u64 blkgen_cycles(void)
+{
+	return rdtsc_ordered();
+}
 
 /*
- * The counter is timekeeping's when the timekeeper's own cycle count
- * (blkgen_time_snapshot(): the same on 6.1, which has no clocksource id
- * for the TSC, and later) is behind a read of it right after by less than
- * a millisecond, @khz cycles.
+ * x86: the TSC is timekeeping's clock when the timekeeper's own cycle
+ * count (blkgen_time_snapshot(): the same on 6.1, which has no clocksource
+ * id for the TSC, and later) is behind a read of it right after by less
+ * than a millisecond, @khz cycles.
  */
 static inline bool blkgen_cycles_are_timekeepings(u32 khz)
 {
@@ -231,15 +236,6 @@ static inline bool blkgen_cycles_are_timekeepings(u32 khz)
 	c = blkgen_cycles();
 	local_irq_restore(flags);
 	return c >= snap.cycles && c - snap.cycles < khz;
-}
-#endif
-
-#ifdef CONFIG_X86
-#include <asm/tsc.h>
-
-static __always_inline u64 blkgen_cycles(void)
-{
-	return rdtsc_ordered();
 }
 
 /**
@@ -265,6 +261,7 @@ static inline bool blkgen_cycles_unstable(void)
 #elif defined(CONFIG_ARM64)
 #include <asm/arch_timer.h>
 #include <clocksource/arm_arch_timer.h>
+#include <linux/clocksource_ids.h>
 #include <linux/of.h>
 
 /*
@@ -277,31 +274,52 @@ static __always_inline u64 blkgen_cycles(void)
 	return arch_timer_read_counter();
 }
 
+/*
+ * A timer node of the device tree whose clock-frequency is not
+ * CNTFRQ_EL0's @hz: the kernel took that rate (firmware that left
+ * CNTFRQ_EL0 wrong: arch_timer_of_configure_rate()), which is not
+ * exported. The kernel probes the three compatibles below.
+ */
+static inline bool blkgen_dt_timer_rate_differs(u32 hz)
+{
+	static const struct of_device_id ids[] = {
+		{ .compatible = "arm,armv7-timer" },
+		{ .compatible = "arm,armv8-timer" },
+		{ .compatible = "arm,armv7-timer-mem" },
+		{ }
+	};
+	struct device_node *np;
+	bool differs = false;
+	u32 rate;
+
+	for_each_matching_node(np, ids)
+		if (!of_property_read_u32(np, "clock-frequency", &rate) &&
+		    rate != hz)
+			differs = true;
+	return differs;
+}
+
 /**
  * blkgen_cycles_khz() - The frequency of blkgen_cycles(), if it is the
  *	clock timekeeping reads.
  *
- * The kernel's rate (arch_timer_rate, not exported) is CNTFRQ_EL0 unless
- * a device tree's timer node has a clock-frequency (firmware that left
- * CNTFRQ_EL0 wrong: arch_timer_of_configure_rate()): with one, the rate
- * is not known here and ktime is used.
+ * Timekeeping's clocksource is the generic timer's when its snapshot
+ * names it (cs_id, since 5.13). Its rate is CNTFRQ_EL0 (ACPI's GTDT has
+ * no other) unless a device tree's timer node overrides it.
  *
  * Context: process context.
  * Return: kHz, or 0 when blkgen_cycles() is not timekeeping's clock or its
- * rate is not a whole number of kHz.
+ * rate is not known here or not a whole number of kHz.
  */
 static inline u32 blkgen_cycles_khz(void)
 {
+	struct system_time_snapshot snap;
 	u32 hz = arch_timer_get_cntfrq();
-	struct device_node *np;
-	bool dt_rate;
 
-	np = of_find_compatible_node(NULL, NULL, "arm,armv8-timer");
-	dt_rate = np && of_find_property(np, "clock-frequency", NULL);
-	of_node_put(np);
-	if (!hz || hz % 1000 || dt_rate)
+	if (!hz || hz % 1000 || blkgen_dt_timer_rate_differs(hz))
 		return 0;
-	return blkgen_cycles_are_timekeepings(hz / 1000) ? hz / 1000 : 0;
+	blkgen_time_snapshot(&snap);
+	return snap.cs_id == CSID_ARM_ARCH_COUNTER ? hz / 1000 : 0;
 }
 
 /* No watchdog judges the generic timer's counter. */

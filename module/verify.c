@@ -46,7 +46,7 @@ void blkgen_verify_init(void)
 	bool hw = blkgen_crc32c_hw();
 
 	if (blkgen_crc32c_init(hw) != hw)
-		pr_warn("blkgen: the CPU's CRC-32C instruction disagrees with the tables: not used\n");
+		pr_warn("the CPU's CRC-32C instruction disagrees with the tables: not used\n");
 }
 
 /**

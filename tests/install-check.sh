@@ -85,6 +85,10 @@ check "completion: commands" "[ \"\$(complete_words blkgenctl con)\" = convert ]
 check "completion: formats" "[ \"\$(complete_words blkgenctl report -o j)\" = json ]"
 make -s -C "$tmp/src" uninstall DESTDIR="$dest" KDIR="/lib/modules/$rel/build" > /dev/null 2>&1
 check "make uninstall leaves no file" "[ -z \"\$(find '$dest' -type f)\" ]"
+# make clean: kbuild's clean pass reads module/Kbuild without the
+# kernel's configuration (a check of it there failed every clean).
+check "make clean (kbuild's clean pass too)" \
+	"make -s -C '$tmp/src' clean KDIR='/lib/modules/$rel/build' > '$tmp/clean.log' 2>&1 && [ ! -e '$tmp/src/module/blkgen.ko' ]"
 # The tool alone, where there are no kernel headers (KDIR names none).
 if make -s -C "$tmp/src" install-tool DESTDIR="$dest" KDIR=/nonexistent > "$tmp/make.log" 2>&1; then
 	check "make install-tool without kernel headers: the tool, no module" \
