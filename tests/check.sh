@@ -514,6 +514,10 @@ fi
 if [ -n "$newest_host" ]; then
 	step "install: make install, uninstall (DESTDIR, $newest_host)" \
 		tests/install-check.sh "$newest_host"
+	# The collection in the kselftest tree's form, copied into
+	# linux-source-6.12 and installed by its own make.
+	step "kselftest: tools/testing/selftests/blkgen in linux-source-6.12, make TARGETS=blkgen install ($newest_host)" \
+		tests/kselftest-tree-check.sh "$newest_host"
 fi
 
 if [ "${VM:-1}" != 0 ]; then

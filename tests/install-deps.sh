@@ -16,6 +16,7 @@ set -u
 pkgs=(
 	gcc make libc6-dev pkg-config libjson-c-dev zlib1g-dev	# build
 	sparse shellcheck linux-source-6.12		# static checks
+	rsync						# kselftest's lib.mk installs with it
 	linux-headers-amd64 linux-image-amd64		# Debian 6.1
 	linux-headers-6.12-amd64 linux-image-6.12-amd64	# Debian 6.12
 	linux-headers-6.12-rt-amd64 linux-image-6.12-rt-amd64	# Debian 6.12 PREEMPT_RT

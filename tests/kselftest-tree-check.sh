@@ -65,7 +65,7 @@ check "the install's kselftest-list.txt lists blkgen's programs" \
 	'[ "$(cat "$inst/kselftest-list.txt")" = "$want" ]'
 check "the kernel's runner beside them" '[ -x "$inst/run_kselftest.sh" ] && [ -f "$inst/kselftest/runner.sh" ]'
 check "each program, test and its output" \
-	'for t in $sel; do [ -x "$inst/blkgen/${t/\//_}.sh" ] && [ -f "$inst/blkgen/tests/$t.out" ] || exit 1; done'
+	'(for t in $sel; do [ -x "$inst/blkgen/${t/\//_}.sh" ] && [ -f "$inst/blkgen/tests/$t.out" ] || exit 1; done)'
 check "settings and config" '[ -f "$inst/blkgen/settings" ] && grep -qx CONFIG_KUNIT=y "$inst/blkgen/config"'
 check "blkgenctl, linked statically" \
 	'"$inst/blkgen/bin/blkgenctl" --version > /dev/null && ! ldd "$inst/blkgen/bin/blkgenctl" > /dev/null 2>&1'
