@@ -30,6 +30,9 @@
 #   make kselftest-install INSTALL_PATH=DIR [TESTS="GROUP ..."]   the tests as
 #                              a kselftest collection "blkgen" in DIR (beside
 #                              the kernel's run_kselftest.sh)
+#   make kselftest-tree [DEST=build/selftests] [TESTS=...]   the collection in
+#                              the kselftest tree's form, DEST/blkgen: copy it
+#                              into a kernel tree as tools/testing/selftests/blkgen
 #   make kselftest-tar         the collection packed as
 #                              build/blkgen-kselftest.tar.gz: an overlay for
 #                              a kselftest install (append its
@@ -50,7 +53,7 @@ KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -
 
 .PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review demo-multihost man \
 	install install-tool uninstall dkms-install dkms-uninstall \
-	kselftest-install kselftest-tar clean help
+	kselftest-install kselftest-tree kselftest-tar clean help
 
 all: module tool
 
@@ -103,6 +106,9 @@ kselftest-install:
 		exit 1; \
 	fi
 	tests/kselftest-install.sh "$(INSTALL_PATH)" $(TESTS)
+
+kselftest-tree:
+	tests/kselftest-tree.sh $(or $(DEST),build/selftests) $(TESTS)
 
 # The collection packed, for a farm's overlay: blkgen/ alone, so that
 # unpacked over a kselftest install it leaves the install's list (and
