@@ -19,7 +19,8 @@
 #   GROUP_NNN.sh      one program per test: run_tests -k within five
 #                     sixths of the runner's timeout (0: none); the
 #                     collection's modules when the kernel has no blkgen
-#                     of its own and they are built for it
+#                     of its own and they are built for it; the links of
+#                     /dev the runner writes through (tests/lib/ksft-env)
 #   tests/            run_tests, lib/ and the tests with their output
 #   profiles, suites  what the tool's tests load
 #   src/              the module's and the tool's sources
@@ -78,9 +79,10 @@ here=\$(cd "\$(dirname "\$0")" && pwd)
 # or -o), at least 10 s; 0 (none) is none here too.
 secs=\$(( \${kselftest_timeout:-$ksft_timeout} * 5 / 6 ))
 [ "\${kselftest_timeout:-$ksft_timeout}" = 0 ] || [ "\$secs" -ge 10 ] || secs=10
-# The collection's modules (TEST_GEN_MODS_DIR) where the kernel has no
-# blkgen of its own and they were built for it.
-. "\$here/tests/lib/ksft-modules"
+# The links of /dev the runner needs, where the guest lacks them; the
+# collection's modules (TEST_GEN_MODS_DIR) where the kernel has no blkgen
+# of its own and they were built for it.
+. "\$here/tests/lib/ksft-env"
 PATH=\$here/bin:\$PATH exec "\$here/tests/run_tests" -k -t "\$secs" $t
 EOF
 	chmod 755 "$col/$name"

@@ -250,6 +250,7 @@ VM_KSELFTEST='${VM_KSELFTEST:+1}'
 VM_MINIMAL='$minimal'
 VM_ZNS='${VM_ZNS:-1}'
 VM_KTAP_DEV='${VM_KTAP_DEV:-/dev/ttyS1}'
+VM_BARE_DEV='${VM_BARE_DEV:-0}'
 CONF
 install -m 755 "$top/tests/vm/init" "$root/init"
 

@@ -63,6 +63,9 @@
 #   --cpus N         vCPUs (default 2; 1 for 6.1 with --icount)
 #   --mem MB         guest memory (default 2048)
 #   --nvme-args A    nvme module parameters (default "poll_queues=1")
+#   --bare-dev       no /dev/fd, /dev/stdin, /dev/stdout or /dev/stderr
+#                    links in the guest (devtmpfs alone, as a farm's
+#                    busybox guest may have it)
 #   --no-zns         no zoned namespace on the NVMe drive (the demos and
 #                    the multihost guests: their drive is nvme0n1)
 #   --nullb-args A   null_blk module parameters
@@ -125,6 +128,7 @@ while [ $# -gt 0 ]; do
 	--kselftest) ksft=1 ;;
 	--minimal) minimal=1 ;;
 	--no-zns) VM_ZNS=0 ;;
+	--bare-dev) export VM_BARE_DEV=1 ;;
 	--part)
 		part=$2
 		[[ $part =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] && [ "${part%/*}" -le "${part#*/}" ] ||
