@@ -164,8 +164,10 @@ boot() {
 		vm_tier "--kernel $rel --kselftest --minimal" --kernel "$rel" --kselftest --minimal \
 			--tests "$minimal_tests" ;;
 	arm64)
-		tier "VM tier: $arm64 (QEMU TCG, aarch64; kselftest)"
-		vm_tier "--arch arm64 --kselftest" --arch arm64 --kselftest ;;
+		# As a farm's guest: devtmpfs alone, no /dev/fd or /dev/std*
+		# links (the collection makes what the runner needs).
+		tier "VM tier: $arm64 (QEMU TCG, aarch64; kselftest, a bare /dev)"
+		vm_tier "--arch arm64 --kselftest --bare-dev" --arch arm64 --kselftest --bare-dev ;;
 	arm64-icount)
 		tier "VM tier: $arm64, icount ($arm64_icount_tests)"
 		vm_tier "--arch arm64 --icount" --arch arm64 --icount --tests "$arm64_icount_tests" ;;
