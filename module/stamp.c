@@ -20,56 +20,64 @@ static bool crc_hw;
 #define STAMP_DATA	(BLKGEN_SECTOR - BLKGEN_STAMP_SIZE)
 static u32 crc_skip[4][256];
 
-#if defined(__aarch64__) && !defined(__AARCH64EB__)
-#define BLKGEN_CRC_ARM64
-#endif
-
-#ifdef __x86_64__
+/*
+ * The CPU's CRC-32C instructions, on general registers (no FPU state to
+ * save, as crc32c-intel and arm64's crc32 library use them):
+ * CRC_WORD(c, p, i) carries the 64-bit register @c over word @i of @p (any
+ * alignment), CRC_BYTE(c, b) over the byte @b. x86-64: SSE4.2's crc32q on
+ * a memory operand; arm64 (little-endian: crc32cx takes the register's
+ * bytes lowest first, the order of memory there): a load and crc32cx.
+ */
+#if defined(__x86_64__)
+#define BLKGEN_CRC_HW
 /* Eight bytes at any alignment, as bytes: no alias to another type. */
 struct blkgen_word {
 	u8 b[8];
 };
 
-/* @c = crc32q(@c, word @i of @p): the instruction on a memory operand. */
-#define CRC32Q(c, p, i)							\
+#define CRC_WORD(c, p, i)						\
 	asm("crc32q %1, %0" : "+r" (c)					\
 	    : "m" (((const struct blkgen_word *)(p))[i]))
-#endif
-
-#ifdef BLKGEN_CRC_ARM64
-/*
- * The ARMv8 CRC32 extension's CRC-32C (crc32cx: eight bytes, crc32cb: one),
- * on general registers as x86's. Little-endian only: crc32cx takes the
- * register's bytes lowest first, the order of memory there. @c =
- * crc32cx(@c, word @i of @p), the word read as bytes (any alignment).
- */
-#define CRC32CX(c, p, i) do {						\
+#define CRC_BYTE(c, b)	asm("crc32b %1, %0" : "+r" (c) : "rm" (b))
+#elif defined(__aarch64__) && !defined(__AARCH64EB__)
+#define BLKGEN_CRC_HW
+#define CRC_WORD(c, p, i) do {						\
 	u64 __v;							\
 									\
 	memcpy(&__v, (p) + 8 * (i), 8);					\
 	asm(".arch_extension crc\n\tcrc32cx %w0, %w0, %x1"		\
 	    : "+r" (c) : "r" (__v));					\
 } while (0)
+#define CRC_BYTE(c, b)							\
+	asm(".arch_extension crc\n\tcrc32cb %w0, %w0, %w1"		\
+	    : "+r" (c) : "r" ((u32)(b)))
+#endif
 
-static u32 crc32c_arm64(u32 c, const u8 *b, size_t len)
+#ifdef BLKGEN_CRC_HW
+/*
+ * Eight words a round, each a crc32q (x86) or a load and a crc32cx
+ * (arm64): a stamped sector's 504 bytes in 7 rounds and 7 words, 105
+ * instructions on x86 where a word a round took 252.
+ */
+static u32 crc32c_hw(u32 c32, const u8 *b, size_t len)
 {
-	/* Eight words a round, as x86's: a load and a crc32cx a word. */
+	u64 c = c32;
+
 	for (; len >= 64; len -= 64, b += 64) {
-		CRC32CX(c, b, 0);
-		CRC32CX(c, b, 1);
-		CRC32CX(c, b, 2);
-		CRC32CX(c, b, 3);
-		CRC32CX(c, b, 4);
-		CRC32CX(c, b, 5);
-		CRC32CX(c, b, 6);
-		CRC32CX(c, b, 7);
+		CRC_WORD(c, b, 0);
+		CRC_WORD(c, b, 1);
+		CRC_WORD(c, b, 2);
+		CRC_WORD(c, b, 3);
+		CRC_WORD(c, b, 4);
+		CRC_WORD(c, b, 5);
+		CRC_WORD(c, b, 6);
+		CRC_WORD(c, b, 7);
 	}
 	for (; len >= 8; len -= 8, b += 8)
-		CRC32CX(c, b, 0);
+		CRC_WORD(c, b, 0);
 	for (; len; len--, b++)
-		asm(".arch_extension crc\n\tcrc32cb %w0, %w0, %w1"
-		    : "+r" (c) : "r" ((u32)*b));
-	return c;
+		CRC_BYTE(c, *b);
+	return (u32)c;
 }
 #endif
 
@@ -117,7 +125,7 @@ bool blkgen_crc32c_init(bool hw)
 			crc_skip[i][j] = c;
 		}
 	}
-#if defined(__x86_64__) || defined(BLKGEN_CRC_ARM64)
+#ifdef BLKGEN_CRC_HW
 	if (!hw)
 		return false;
 	for (i = 0; i < sizeof(t); i++)
@@ -142,36 +150,9 @@ static u32 crc32c_raw(u32 c, const void *p, size_t len)
 {
 	const u8 *b = p;
 
-#ifdef __x86_64__
-	if (crc_hw) {
-		u64 c64 = c;
-
-		/*
-		 * Eight words a round, each one instruction reading memory:
-		 * a stamped sector's 504 bytes in 7 rounds and 7 words, 105
-		 * instructions where a word a round took 252.
-		 */
-		for (; len >= 64; len -= 64, b += 64) {
-			CRC32Q(c64, b, 0);
-			CRC32Q(c64, b, 1);
-			CRC32Q(c64, b, 2);
-			CRC32Q(c64, b, 3);
-			CRC32Q(c64, b, 4);
-			CRC32Q(c64, b, 5);
-			CRC32Q(c64, b, 6);
-			CRC32Q(c64, b, 7);
-		}
-		for (; len >= 8; len -= 8, b += 8)
-			CRC32Q(c64, b, 0);
-		c = (u32)c64;
-		for (; len; len--, b++)
-			asm("crc32b %1, %0" : "+r" (c) : "rm" (*b));
-		return c;
-	}
-#endif
-#ifdef BLKGEN_CRC_ARM64
+#ifdef BLKGEN_CRC_HW
 	if (crc_hw)
-		return crc32c_arm64(c, b, len);
+		return crc32c_hw(c, b, len);
 #endif
 	for (; len && ((unsigned long)b & 7); len--)
 		c = (c >> 8) ^ crc_tab[0][(c ^ *b++) & 0xff];
