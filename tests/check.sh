@@ -555,7 +555,7 @@ tier ""
 
 say "summary ($(( $(date +%s) - start )) s)"
 cat "$times"
-grep -E '^(FAIL)' "$results"
+grep -E '^(FAIL|    \| )' "$results"
 pass=$(grep -c '^PASS' "$results")
 fail=$(grep -c '^FAIL' "$results")
 skip=$(grep -c '^SKIP' "$results")

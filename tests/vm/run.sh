@@ -175,6 +175,25 @@ record() {
 	return 0
 }
 
+# fail_detail LOG "N NAME": what the runner printed on the console
+# before "not ok N NAME" (since the result before it; its diff first,
+# then the test's output): the first 25 lines but the description, each
+# as "    | LINE"; check.sh's summary shows them under the FAIL line.
+fail_detail() {
+	local t=${2#* }
+	awk -v want="not ok $2" -v desc="# ${t%% *}: " '
+		/^(not )?ok [0-9]+ / {
+			if (index($0, want) == 1) {
+				for (i = 0; i < n && i < 25; i++)
+					print "    | " buf[i]
+				exit
+			}
+			n = 0; next
+		}
+		index($0, desc) == 1 { n = 0; next }
+		/^# / && !/^# time: / { buf[n++] = substr($0, 3) }' "$1"
+}
+
 # Each boot: its name (the release, or debug-X.Y), the kernel release,
 # image and build tree, and for the debug kernel (drivers built in) their
 # parameters on the kernel command line.
@@ -510,7 +529,12 @@ for i in "${!names[@]}"; do
 	while read -r line; do
 		t=$(echo "$line" | awk '{ print ($1 == "not") ? $4 : $3 }')
 		case $line in
-		"not ok "*) record FAIL "$name: $t"; status=1 ;;
+		"not ok "*)
+			record FAIL "$name: $t"
+			# What the runner printed of it (its diff), for a log
+			# that keeps only the summary (CI's).
+			[ -n "$results" ] && fail_detail "$log" "${line#not ok }" >> "$results"
+			status=1 ;;
 		"ok "*"# SKIP"*)
 			if expected_skip "$name" "$t" "${line#*# SKIP }"; then
 				record SKIP "$name: $t"
