@@ -55,7 +55,7 @@ fi
 
 # --dry-run: the profile as it would run, the options applied, no module.
 if "$ctl" run "$tmp/p.prof" --dry-run --device /dev/nullb1 --set bs=8k > "$tmp/dry" 2> "$tmp/err" &&
-   [ "$(tr '\n' '|' < "$tmp/dry")" = "[job]|duration_ms = 1000||[workload w]|device = /dev/nullb1|bs = 8k|" ]; then
+   [ "$(tr '\n' '|' < "$tmp/dry")" = "[job]|duration_ms = 1000||[workload w]|device = /dev/nullb1|bs = 8k||# planned_ms = 1000|" ]; then
 	ok "run --dry-run prints the profile as it would run"
 else
 	notok "run --dry-run: $(cat "$tmp/dry" "$tmp/err")"
@@ -71,6 +71,21 @@ fi
 printf '[job]\nduration_ms = 1s\n\n[workload w]\ndevice = /dev/nullb0\nbs = 3000\n' > "$tmp/bad.prof"
 usage_error "bs = 3000: not a size" run "$tmp/p.prof" "$tmp/bad.prof"
 usage_error "-o fio reports one run" run "$tmp/p.prof" "$tmp/p.prof" -o fio
+# The planned length (what Ansible's async limit follows): warmup and
+# duration, summed over profiles; a curve's maximum and points a slot
+# each (warmup + duration + 5 s, whole seconds); unknown without a
+# duration.
+printf '[job]\nduration_ms = 2s\nwarmup_ms = 500\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/pl.prof"
+printf '[job]\nio_limit = 100\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/nodur.prof"
+planned() { "$ctl" "$@" --dry-run 2> /dev/null | sed -n 's/^# planned_ms = //p'; }
+if [ "$(planned run "$tmp/pl.prof")" = 2500 ] &&
+   [ "$(planned run "$tmp/pl.prof" "$tmp/p.prof")" = 3500 ] &&
+   [ "$(planned curve "$tmp/pl.prof" --points 10,50,90)" = 32000 ] &&
+   [ "$(planned run "$tmp/pl.prof" "$tmp/nodur.prof")" = "unknown (no duration_ms, or a trace: it ends with its I/O)" ]; then
+	ok "--dry-run's planned_ms: a run's warmup and duration, summed; a curve's slots; unknown without a duration"
+else
+	notok "--dry-run's planned_ms: $(planned run "$tmp/pl.prof"), $(planned run "$tmp/pl.prof" "$tmp/p.prof"), $(planned curve "$tmp/pl.prof" --points 10,50,90), $(planned run "$tmp/pl.prof" "$tmp/nodur.prof")"
+fi
 if "$ctl" curve "$tmp/p.prof" --dry-run --points 10,50 > /dev/null 2>&1; then
 	ok "curve --dry-run: exit 0 without the module"
 else

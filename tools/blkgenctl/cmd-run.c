@@ -989,6 +989,19 @@ static int run_many(char **files, int n, struct run_opts *o)
 		}
 	}
 	o->load_only = false;
+	if (!ret && o->dry_run) {
+		uint64_t ms = 0, one;
+
+		for (k = 0; k < n; k++) {
+			one = run_planned_ms(&p[k]);
+			if (!one) {
+				ms = 0;
+				break;
+			}
+			ms += one;
+		}
+		print_planned(stdout, ms);
+	}
 	if (ret || o->dry_run)
 		goto out;
 	ret = run_ready();
@@ -1038,9 +1051,13 @@ int cmd_run(int argc, char **argv)
 	if (argc - i > 1)
 		return run_many(argv + i, argc - i, &o);
 	ret = run_load(argv[i], &p, &o);
+	rate = profile_get(&p.job, "rate_iops");
+	if (!ret && o.dry_run)
+		print_planned(stdout, rate && !strcmp(rate, "curve") ?
+			      curve_planned_ms(&p, profile_get(&p.job, "curve")) :
+			      run_planned_ms(&p));
 	if (ret || o.dry_run)
 		goto out;
-	rate = profile_get(&p.job, "rate_iops");
 	if (rate && !strcmp(rate, "curve")) {
 		double stop_ms = profile_stop_ms(&p);
 
@@ -1085,6 +1102,8 @@ int cmd_curve(int argc, char **argv)
 	}
 	ret = run_load(argv[i], &p, &o);
 	if (!ret && o.dry_run) {
+		print_planned(stdout, curve_planned_ms(&p, points ? points :
+					profile_get(&p.job, "curve")));
 		profile_free(&p);
 		return EXIT_OK;
 	}

@@ -120,3 +120,49 @@ uint64_t curve_slot_ms(const struct profile *p, char *why, size_t len)
 	}
 	return (warm + dur + CURVE_SLOT_GAP_MS + 999) / 1000 * 1000;
 }
+
+/*
+ * How long a run of @p lasts (warmup_ms + duration_ms), for --dry-run's
+ * "planned_ms" line: 0 when nothing bounds it in time (duration_ms 0, a
+ * run ended by io_limit; a trace replayed to its end).
+ */
+uint64_t run_planned_ms(const struct profile *p)
+{
+	const char *d = profile_get(&p->job, "duration_ms");
+	const char *w = profile_get(&p->job, "warmup_ms");
+	unsigned long long dur, warm = 0;
+	char *end;
+	int i;
+
+	for (i = 0; i < p->nr_wl; i++)
+		if (profile_get(&p->wl[i], "trace"))
+			return 0;
+	dur = d ? strtoull(d, &end, 10) : 0;
+	if (!d || end == d || *end || !dur)
+		return 0;
+	if (w) {
+		warm = strtoull(w, &end, 10);
+		if (end == w || *end)
+			return 0;
+	}
+	return warm + dur;
+}
+
+/* A curve of @points over @p: the maximum and every point, a slot each (--start-at's). */
+uint64_t curve_planned_ms(const struct profile *p, const char *points)
+{
+	double pct[64];
+	char why[256];
+	int n = curve_points(points, pct, 64);
+
+	return n > 0 ? (n + 1) * curve_slot_ms(p, why, sizeof(why)) : 0;
+}
+
+/* --dry-run's last line: "# planned_ms = N", or why it is not known. */
+void print_planned(FILE *f, uint64_t ms)
+{
+	if (ms)
+		fprintf(f, "\n# planned_ms = %llu\n", (unsigned long long)ms);
+	else
+		fprintf(f, "\n# planned_ms = unknown (no duration_ms, or a trace: it ends with its I/O)\n");
+}

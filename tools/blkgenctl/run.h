@@ -48,6 +48,9 @@ double curve_set_target(struct profile *p, uint64_t target, double trace_iops);
 /* Between two points of a curve armed for start_at: one run torn down, the next armed. */
 #define CURVE_SLOT_GAP_MS 5000
 uint64_t curve_slot_ms(const struct profile *p, char *why, size_t len);
+uint64_t run_planned_ms(const struct profile *p);
+uint64_t curve_planned_ms(const struct profile *p, const char *points);
+void print_planned(FILE *f, uint64_t ms);
 
 /* when.c: an instant a user gave (--start-at) as CLOCK_REALTIME ns */
 int when_parse(const char *s, uint64_t now_ns, uint64_t *ns);
