@@ -17,7 +17,7 @@
 #   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
 #                              its report drawn in build/demo-review/
 #   make demo-multihost [KERNEL=6.12]   two VMs started at one instant by
-#                              ansible/run.yml; the merged report and its
+#                              blkgen.multihost.run; the merged report and its
 #                              charts in build/demo-multihost/report/
 #   make man                   build/man/blkgenctl.8 from Documentation/
 #   make tool                  build tools/blkgenctl/blkgenctl only
@@ -37,6 +37,13 @@
 #                              build/blkgen-kselftest.tar.gz: an overlay for
 #                              a kselftest install (append its
 #                              blkgen/kselftest-list.txt to the install's)
+#   make dist                  the sources as build/blkgen-VERSION.tar.gz
+#                              (the tracked files of a checkout; one
+#                              directory, blkgen-VERSION/)
+#   make collection            the Ansible collection blkgen.multihost as
+#                              build/collection/blkgen-multihost-*.tar.gz,
+#                              carrying make dist's sources (ansible-galaxy
+#                              collection install it)
 #   make clean
 
 # Kernel tree: the running kernel's build directory when present, else the
@@ -53,7 +60,7 @@ KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || uname -
 
 .PHONY: all module tool unit check debug-kernel bench vmshell demo demo-review demo-multihost man \
 	install install-tool uninstall dkms-install dkms-uninstall \
-	kselftest-install kselftest-tree kselftest-tar clean help
+	kselftest-install kselftest-tree kselftest-tar dist collection clean help
 
 all: module tool
 
@@ -118,6 +125,37 @@ kselftest-tar:
 	tests/kselftest-install.sh build/kselftest $(TESTS)
 	tar -czf build/blkgen-kselftest.tar.gz -C build/kselftest blkgen
 	@echo "blkgen: build/blkgen-kselftest.tar.gz (then: cat blkgen/kselftest-list.txt >> kselftest-list.txt)"
+
+# The sources, packed reproducibly (names sorted, owner root, every
+# mtime the last commit's): the tracked files of a checkout (as they are
+# in the work tree), else the tree without what builds make.
+DIST := build/blkgen-$(VERSION).tar.gz
+dist:
+	@mkdir -p build
+	@if git -C $(CURDIR) rev-parse --is-inside-work-tree > /dev/null 2>&1; then \
+		mtime=@$$(git log -1 --format=%ct 2> /dev/null || date +%s); \
+		git ls-files -z | tar --null -T - --sort=name --owner=0 --group=0 --numeric-owner \
+			--mtime="$$mtime" --transform 's,^,blkgen-$(VERSION)/,' -czf $(DIST); \
+	else \
+		tar --exclude=./build --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+			--sort=name --owner=0 --group=0 --numeric-owner \
+			--transform 's,^\.,blkgen-$(VERSION),' -czf $(DIST) .; \
+	fi
+	@echo "blkgen: $(DIST)"
+
+# The collection with the sources in its install role; galaxy.yml's
+# repository is REPOSITORY, or the checkout's remote origin.
+REPOSITORY ?= $(shell git remote get-url origin 2> /dev/null)
+collection: dist
+	@command -v ansible-galaxy > /dev/null || { echo "blkgen: ansible-galaxy not found: apt-get install ansible-core" >&2; exit 1; }
+	rm -rf build/collection
+	mkdir -p build/collection
+	cp -a ansible build/collection/src
+	install -D -m 0644 $(DIST) build/collection/src/roles/install/files/blkgen-src.tar.gz
+	@if [ -n "$(REPOSITORY)" ]; then \
+		sed -i 's|^repository: .*|repository: $(REPOSITORY)|' build/collection/src/galaxy.yml; \
+	fi
+	ansible-galaxy collection build build/collection/src --output-path build/collection
 
 install: module install-tool
 	install -D -m 0644 module/blkgen.ko $(DESTDIR)/lib/modules/$(KVER)/extra/blkgen.ko

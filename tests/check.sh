@@ -172,7 +172,7 @@ boot() {
 		tier "VM tier: $arm64, icount ($arm64_icount_tests)"
 		vm_tier "--arch arm64 --icount" --arch arm64 --icount --tests "$arm64_icount_tests" ;;
 	multihost)
-		tier "multihost: two VMs started at one instant by ansible/run.yml (alone)"
+		tier "multihost: two VMs started at one instant by blkgen.multihost.run (alone)"
 		multihost_check ;;
 	dkms)
 		tier "DKMS across a kernel upgrade (trixie build root)"

@@ -7,11 +7,16 @@
 # QEMU's user-mode network with an ssh server (dropbear), Python (for
 # Ansible's modules) and chronyd keeping its clock by an NTP server this
 # script runs on the host (chronyd -x from Debian's chrony package,
-# unpacked, not installed: the host's clock is left alone). Then, from the
-# host, the Ansible playbook as a user runs it:
+# unpacked, not installed: the host's clock is left alone). Then the
+# collection as a lab uses it: built (make collection), installed with
+# ansible-galaxy into a directory of its own, and run by name from a
+# playbook directory outside the tree, each host's device in its
+# host_vars:
 #
-#   ansible-playbook -i INVENTORY ansible/run.yml -e profile=... -e device=...
+#   ansible-playbook -i inventory.ini blkgen.multihost.run
 #
+# first refused (a clock limit no host meets; one host's device
+# missing: no host armed), in check mode (nothing run), then for real;
 # and checks its result: both hosts ran; the merged counts and histogram
 # are the sums of the hosts'; each host's first I/O came within 1 ms
 # after start_at by its own clock, as ftrace saw it in that guest
@@ -20,6 +25,7 @@
 # the host's (chrony); the merge's start spread is the hosts' own
 # started_at_ns apart. The guests run under TCG, one vCPU each, their
 # clocks from the host's (icount's clock runs slow in a busy guest).
+# --demo reports the witness's figures without bounding them.
 #
 # Files in build/multihost/ (--demo: build/demo-multihost/, with the
 # merged report and its charts in results/START_AT/). --results FILE
@@ -209,8 +215,8 @@ done
 # bios at +2.1 and +2.2 ms; after the witness was enabled, past a warm-up
 # run before it, 0.3 to 0.4 ms), which a real CPU does not spend. Then
 # the trace starts anew, with the marker.
-for p in "$port_a" "$port_b"; do
-	gssh "$p" blkgenctl run /blkgen/profiles/4k-random-read.prof --device /dev/nvme0n1 \
+for p in "$port_a:nvme0n1" "$port_b:nullb0"; do
+	gssh "${p%:*}" blkgenctl run /blkgen/profiles/4k-random-read.prof --device "/dev/${p#*:}" \
 		--set warmup_ms=0 --set duration_ms=300 --start-at +3 -q -o json > /dev/null &
 done
 wait -n && wait -n || die "the warm-up runs failed"
@@ -218,7 +224,19 @@ for p in "$port_a" "$port_b"; do
 	gssh "$p" "$witness_mark" || die "no ftrace marker in the guest on port $p"
 done
 
-cat > "$out/inventory.ini" <<INV
+# The collection as a lab installs it: built (make collection: the
+# sources in its install role), installed by ansible-galaxy into a
+# directory of its own, run by name from a playbook directory outside
+# the tree. Each host's device in its host_vars (blkgen-b loads null_blk),
+# blkgen-a's profile copied from the controller, blkgen-b's the guest's.
+make -s -C "$top" collection > "$out/collection.log" 2>&1 ||
+	die "make collection failed (${out#"$top"/}/collection.log)"
+ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/blkgen-multihost-*.tar.gz \
+	> "$out/galaxy.log" 2>&1 || die "ansible-galaxy collection install failed (${out#"$top"/}/galaxy.log)"
+lab=$out/lab
+mkdir -p "$lab/host_vars"
+cp "$top/tools/profiles/4k-random-read.prof" "$lab/"
+cat > "$lab/inventory.ini" <<INV
 [blkgen]
 blkgen-a ansible_host=127.0.0.1 ansible_port=$port_a
 blkgen-b ansible_host=127.0.0.1 ansible_port=$port_b
@@ -229,31 +247,70 @@ ansible_ssh_private_key_file=$out/key
 ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
 ansible_python_interpreter=/usr/bin/python3
 INV
+printf 'blkgen_device: /dev/nvme0n1\nblkgen_profile_src: 4k-random-read.prof\n' > "$lab/host_vars/blkgen-a.yml"
+printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
 export ANSIBLE_PIPELINING=1 ANSIBLE_LOCAL_TEMP=$out/ansible-tmp ANSIBLE_NOCOLOR=1 \
-	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_COLLECTIONS_PATH=$out/collections
+
+# play NAME ARGS...: blkgen.multihost.run from the lab directory, its
+# output in $out/ansible-NAME.log.
+play() {
+	local log=$out/ansible-$1.log
+	shift
+	(cd "$lab" && ansible-playbook -i inventory.ini blkgen.multihost.run "$@") > "$log" 2>&1
+}
+# nojobs: no job on either guest (nothing armed, nothing left).
+nojobs() {
+	local p j=
+	for p in "$port_a" "$port_b"; do
+		j="$j$(gssh "$p" 'ls /sys/kernel/config/blkgen')"
+	done
+	[ -z "$j" ]
+}
+
 # A clock limit the guests cannot meet: refused before anything runs.
-ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
-	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
-	-e blkgen_max_clock_offset_ms=0.000001 -e "blkgen_results=$out/refused" > "$out/ansible-refused.log" 2>&1
+play refused -e blkgen_max_clock_offset_ms=0.000001 -e "blkgen_results=$out/refused"
 rc=$?
-n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
-if [ $rc != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ]; then
+n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 1e-06 ms: the hosts would not start together' "$out/ansible-refused.log")
+if [ $rc != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ] && nojobs; then
 	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on both hosts, nothing run"
 else
 	fail "a clock limit of 1 ns: exit $rc, $n hosts refused (${out#"$top"/}/ansible-refused.log)"
 fi
+# One host's device missing: refused before any host is armed.
+play nodev -e blkgen_clock_check=false -e "blkgen_results=$out/nodev" \
+	-e '{"blkgen_device": "{{ (inventory_hostname == \"blkgen-b\") | ternary(\"/dev/nvme9n9\", \"/dev/nvme0n1\") }}"}'
+rc=$?
+if [ $rc != 0 ] && grep -q 'blkgen-b: /dev/nvme9n9 is not there' "$out/ansible-nodev.log" &&
+   [ ! -e "$out/nodev" ] && nojobs; then
+	pass "one host's device missing: refused, no host armed"
+else
+	fail "one host's device missing: exit $rc, nojobs $(nojobs && echo yes || echo no) (${out#"$top"/}/ansible-nodev.log)"
+fi
+# Check mode: says what each host would run, runs nothing.
+play check --check -e "blkgen_results=$out/check"
+rc=$?
+n=$(grep -cE '"msg": "blkgenctl run [^"]* --device /dev/(nvme0n1|nullb0) [^"]*--start-at [0-9.]+ \(limit [0-9]+ s\)"' "$out/ansible-check.log")
+# blkgen-b's limit: the profile's planned 70 s (its dry run), the lead
+# (10 s) and 120 s.
+if [ $rc = 0 ] && [ "$n" = 2 ] && [ ! -e "$out/check" ] && nojobs &&
+   grep -q -- '--device /dev/nullb0 --start-at [0-9.]* (limit 200 s)' "$out/ansible-check.log"; then
+	pass "check mode: both hosts' command lines said (the limit from the planned length), nothing run"
+else
+	fail "check mode: exit $rc, $n command lines (${out#"$top"/}/ansible-check.log)"
+fi
 
 # A lead of 45 s: on a loaded host (make check's other boots) the
 # launch, Python started in each TCG guest, took over 15 s.
-say "ansible-playbook -i ${out#"$top"/}/inventory.ini ansible/run.yml -e profile=4k-random-read -e device=/dev/nvme0n1 (log: ${out#"$top"/}/ansible.log)"
-ansible-playbook -i "$out/inventory.ini" "$top/ansible/run.yml" \
-	-e profile=/blkgen/profiles/4k-random-read.prof -e device=/dev/nvme0n1 \
-	-e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
+say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run (log: ${out#"$top"/}/ansible.log)"
+play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
 	-e blkgen_lead=45 -e "blkgen_results=$out/results" \
-	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl" > "$out/ansible.log" 2>&1
+	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl"
 rc=$?
-[ $rc = 0 ] && pass "ansible-playbook ansible/run.yml on two hosts" ||
+mv "$out/ansible-run.log" "$out/ansible.log"
+[ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on two hosts, each its own device" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
+nojobs && pass "no job left on either host after the run" || fail "a job was left on a host after the run"
 
 # The guests' clocks after the run, by chrony against the host's: the
 # hosts' own start times are as close in real time as these agree.
@@ -268,7 +325,7 @@ for g in a b; do
 		fail "blkgen-$g: its clock ${off:-not synchronised} us off the host's after the run"
 done
 
-# The witnesses' first bio on nvme0n1, in us of CLOCK_REALTIME, read once
+# The witnesses' first bio on each guest's device, in us of CLOCK_REALTIME, read once
 # through trace_pipe (the consuming reader); the microseconds are taken
 # as text (an awk may read a leading 0 as octal: sync/002's failures).
 for g in a b; do
@@ -318,9 +375,13 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	# and once 67 ms after start_at). The workers are woken 2 ms before
 	# start_at and spin to it: on an idle host the first bios came 49 to
 	# 481 us after it (woken at start_at, 0.5 to 2.5 ms).
+	# A demo (make demo-multihost, beside whatever else the machine
+	# runs) reports the witness's figures; the bound is make check's.
 	late_us=1000
-	dev=$(gssh "$port_a" cat /sys/block/nvme0n1/dev | tr : ,)
 	for g in a b; do
+		p=port_$g
+		[ $g = a ] && bdev=nvme0n1 || bdev=nullb0
+		dev=$(gssh "${!p}" cat "/sys/block/$bdev/dev" | tr : ,)
 		# The first bio's tai time, the marker's, and its two clocks, in us.
 		read -r tai marker real mtai < <(awk -v dev="$dev" '
 			function us(t,  p) { sub(":", "", t); split(t, p, "."); return p[1] p[2] }
@@ -330,7 +391,7 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 			END { print b, mk, r, m }' "$out/trace-$g.txt")
 		s=$(u64 started_at_ns "$dir/hosts/blkgen-$g.json")
 		if [ -z "$tai" ] || [ -z "$mtai" ]; then
-			fail "the witness in blkgen-$g saw no bio on $dev, or no marker"
+			fail "the witness in blkgen-$g saw no bio on $bdev, or no marker"
 			continue
 		fi
 		say "blkgen-$g: the marker's ftrace time is its CLOCK_TAI + $((marker - mtai)) us"
@@ -341,8 +402,13 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 		d=$((us - at / 1000))
 		say "blkgen-$g: the witness saw its first bio at start_at + $d us (started_at_ns + $(((s - at) / 1000)) us)"
 		echo "blkgen-$g $d $(((s - at) / 1000))" >> "$out/witness.txt"
-		[ "$d" -ge 0 ] && [ "$d" -le $late_us ] && pass "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace)" ||
+		if [ "$d" -ge 0 ] && [ "$d" -le $late_us ]; then
+			pass "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace)"
+		elif [ $demo = 1 ]; then
+			say "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace): more than make check's $late_us us (a busy machine delays a TCG guest)"
+		else
 			fail "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace), not within $late_us us after"
+		fi
 	done
 	say "merged report: ${dir#"$top"/}/merged.txt"
 	sed -n '1,40p' "$dir/merged.txt"
