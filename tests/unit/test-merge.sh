@@ -198,6 +198,18 @@ refused "hosts with other start times" "their start times differ: $tmp/h1.json s
 host h4 10 1000 "$AT" 1000 > "$tmp/h4.json"
 refused "hosts with other intervals" "their intervals differ: $tmp/h1.json 500 ms, $tmp/h4.json 1000 ms" \
 	"$tmp/h1.json" "$tmp/h4.json"
+# A host that started an interval or more after start_at (armed too
+# late: it started at once, its intervals from then) does not line up.
+host h5 500000 1500 > "$tmp/h5.json"
+refused "a host started an interval late" "h5 ($tmp/h5.json) started 500.000 ms after start_at, an interval (500 ms) or more: its intervals count from its own start" \
+	"$tmp/h1.json" "$tmp/h5.json"
+host h6 499999 1500 > "$tmp/h6.json"
+if "$ctl" merge "$tmp/h1.json" "$tmp/h6.json" -o json > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq '.jobs[0].workloads[0].intervals | length' "$tmp/out")" = 2 ]; then
+	ok "a host started within an interval of start_at: its series summed"
+else
+	notok "a host 499.999 ms late: $(cat "$tmp/err")"
+fi
 rc=0
 "$ctl" merge "$tmp/h1.json" "$tmp/h3.json" --force -o json > "$tmp/out" 2> "$tmp/err" || rc=$?
 if [ $rc = 0 ] && [ "$(jq '.jobs[0].workloads[0].intervals | length' "$tmp/out")" = 0 ] &&

@@ -522,8 +522,11 @@ static int host_row(const char *file, json_object *root, struct job_result *r)
 /*
  * Whether the hosts' time series line up, interval by interval: every
  * report armed for one start_at (blkgenctl run --start-at) with one
- * interval. 1: they do; 0: no report has a start_at (histograms merge,
- * time series do not); -1: they do not, @why says how.
+ * interval, and every host started within an interval of it (a host
+ * whose start_at had passed when it was armed started at once and
+ * counts its intervals from then: its interval k is not the others').
+ * 1: they do; 0: no report has a start_at (histograms merge, time series
+ * do not); -1: they do not, @why says how.
  */
 static int series_aligned(const struct job_result *r, char *why, size_t len)
 {
@@ -536,6 +539,19 @@ static int series_aligned(const struct job_result *r, char *why, size_t len)
 		return 1;
 	if (!armed)
 		return 0;
+	for (i = 0; i < r->nr_hosts; i++) {
+		const struct host_result *b = &r->hosts[i];
+		uint64_t ival_ns = b->interval_ms * 1000000ULL;
+
+		if (b->start_at && b->started_at_ns && ival_ns &&
+		    b->started_at_ns >= b->start_at + ival_ns) {
+			snprintf(why, len, "%s (%s) started %.3f ms after start_at, an interval (%llu ms) or more: its intervals count from its own start",
+				 b->hostname[0] ? b->hostname : "a host", b->file,
+				 (b->started_at_ns - b->start_at) / 1e6,
+				 (unsigned long long)b->interval_ms);
+			return -1;
+		}
+	}
 	for (i = 1; i < r->nr_hosts; i++) {
 		const struct host_result *b = &r->hosts[i];
 
