@@ -263,7 +263,7 @@ play() {
 nojobs() {
 	local p j=
 	for p in "$port_a" "$port_b"; do
-		j="$j$(gssh "$p" 'ls /sys/kernel/config/blkgen')"
+		j="$j$(gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && echo "$d"; done')"
 	done
 	[ -z "$j" ]
 }
@@ -271,7 +271,7 @@ nojobs() {
 # A clock limit the guests cannot meet: refused before anything runs.
 play refused -e blkgen_max_clock_offset_ms=0.000001 -e "blkgen_results=$out/refused"
 rc=$?
-n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 1e-06 ms: the hosts would not start together' "$out/ansible-refused.log")
+n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
 if [ $rc != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ] && nojobs; then
 	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on both hosts, nothing run"
 else
