@@ -477,6 +477,9 @@ step "static: shellcheck (tests, scripts)" \
 # The Ansible collection, by Debian's ansible-lint (its production profile).
 ansible_lint() { (cd ansible && ansible-lint --nocolor); }
 step "static: ansible-lint (ansible/)" ansible_lint
+# The collection as built and installed, by ansible-test sanity (its
+# offline tests).
+step "static: ansible-test sanity (the collection, installed)" tests/ansible-sanity.sh
 
 tier "module builds"
 # build_check REL: blkgen.ko for REL with its own compiler, and not a
