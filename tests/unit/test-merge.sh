@@ -127,6 +127,26 @@ if [ $rc = 0 ] &&
 else
 	notok "armed hosts: exit $rc: $(cat "$tmp/err") $(jq -c '[.hosts, .start_spread_ns, .done]' "$tmp/out")"
 fi
+# Each host's own series in the merge (all its workloads), and the time
+# chart of the merge: every host's IOPS beside the total, every line
+# named, titled by workloads, hosts and start_at. h2 a straggler: its
+# second interval 1 read.
+jq '.jobs[0].workloads[0].intervals[1].read.ios = 1 | .jobs[0].workloads[0].intervals[1].read.iops = 2' \
+	"$tmp/h2.json" > "$tmp/h2s.json"
+"$ctl" merge "$tmp/h1.json" "$tmp/h2s.json" -o json > "$tmp/ms.json" 2> "$tmp/err"
+"$ctl" plot "$tmp/ms.json" -c time --script > "$tmp/ms.gp" 2>> "$tmp/err"
+if [ "$(jq -c '[.hosts[] | [.hostname, [.intervals[] | .ios, .iops]]]' "$tmp/ms.json")" = \
+     '[["h1",[2,4,2,4]],["h2",[2,4,1,2]]]' ] &&
+   [ "$(sed -n '/^\$host1 << EOD/,/^EOD/p' "$tmp/ms.gp" | grep -v '^[#$E]' | tr '\n' ' ')" = '0.500 4.0 1.000 2.0 ' ] &&
+   grep -qx "set title 'w1 on 2 hosts (h1, h2), start_at 2026-12-04 10:00:00.00 UTC'" "$tmp/ms.gp" &&
+   grep -q "title 'w1 read IOPS, all hosts'" "$tmp/ms.gp" &&
+   grep -q "title 'w1 read mean latency, all hosts (right axis)'" "$tmp/ms.gp" &&
+   grep -q "\$host0 using 1:2 with lines lw 1 lc 2 title 'h1 IOPS'" "$tmp/ms.gp" &&
+   grep -q "\$host1 using 1:2 with lines lw 1 lc 3 title 'h2 IOPS'" "$tmp/ms.gp"; then
+	ok "merge: each host's series; its time chart draws every host beside the total, every line named, titled by hosts and start_at"
+else
+	notok "host series: $(cat "$tmp/err") $(jq -c '[.hosts[] | .intervals]' "$tmp/ms.json") $(grep -E 'title|host' "$tmp/ms.gp")"
+fi
 # The merged run's times: the common start_at, the earliest first I/O,
 # the latest end.
 if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o json > "$tmp/out" 2> "$tmp/err" &&

@@ -102,6 +102,13 @@ struct json_object;
 void json_zone(struct json_object *o, const struct wl_result *w);
 
 /* merge: one report's host, its times and total I/Os */
+/* One interval of a merged host's series: all its workloads, both directions. */
+struct host_interval {
+	uint64_t start_ms, length_ms;
+	uint64_t ios;
+	double lat_ns_sum;	/* each direction's mean latency times its I/Os */
+};
+
 struct host_result {
 	char *file;
 	char hostname[128];
@@ -112,6 +119,8 @@ struct host_result {
 	uint64_t ios;
 	uint64_t elapsed_ms;
 	uint64_t interval_ms;	/* its time series' interval, 0 if none */
+	struct host_interval *iv;	/* its series, for the chart of a merge */
+	int nr_iv;
 };
 
 struct job_result {

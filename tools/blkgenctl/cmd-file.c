@@ -467,6 +467,41 @@ static const char *jstr(json_object *o, const char *key)
 }
 
 /* The host of report @root (@file): its identity, times and I/Os. */
+/* Add a workload's intervals (@iv) to its host's series, interval by interval. */
+static int host_series(struct host_result *h, json_object *iv)
+{
+	static const char *const dirs[] = { "read", "write" };
+	size_t k, n = json_object_is_type(iv, json_type_array) ?
+		      json_object_array_length(iv) : 0;
+	int d;
+
+	if (n > (size_t)h->nr_iv) {
+		struct host_interval *a = realloc(h->iv, n * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		memset(a + h->nr_iv, 0, (n - h->nr_iv) * sizeof(*a));
+		h->iv = a;
+		h->nr_iv = n;
+	}
+	for (k = 0; k < n; k++) {
+		json_object *x = json_object_array_get_idx(iv, k);
+		struct host_interval *hi = &h->iv[k];
+
+		hi->start_ms = json_object_get_uint64(json_member(x, "start_ms"));
+		hi->length_ms = json_object_get_uint64(json_member(x, "length_ms"));
+		for (d = 0; d < 2; d++) {
+			json_object *dir = json_member(x, dirs[d]);
+			uint64_t ios = json_object_get_uint64(json_member(dir, "ios"));
+
+			hi->ios += ios;
+			hi->lat_ns_sum += ios * json_object_get_double(json_member(dir,
+								"lat_mean_ns"));
+		}
+	}
+	return 0;
+}
+
 static int host_row(const char *file, json_object *root, struct job_result *r)
 {
 	static const char *const dirs[] = { "read", "write" };
@@ -510,6 +545,8 @@ static int host_row(const char *file, json_object *root, struct job_result *r)
 			if (!h->interval_ms && iv && json_object_array_length(iv))
 				h->interval_ms = json_object_get_uint64(json_member(
 					json_object_array_get_idx(iv, 0), "length_ms"));
+			if (iv && host_series(h, iv))
+				return -ENOMEM;
 		}
 		/* fio's json+: its own counts. */
 		for (d = 0; !wls && d < 2; d++)

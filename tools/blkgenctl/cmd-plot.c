@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/wait.h>
 
 #include <json-c/json.h>
@@ -88,7 +89,7 @@ static void put_terminal(FILE *f, const struct plot_opts *o)
 		put_str(f, o->out);
 	}
 	fprintf(f, "\nset title noenhanced\nset key noenhanced\nset title ");
-	put_str(f, o->title);
+	put_str(f, o->title ? o->title : strcmp(o->in, "-") ? o->in : "standard input");
 	fprintf(f, "\nset grid\nset key top left\n");
 }
 
@@ -367,14 +368,93 @@ out:
 	return ret;
 }
 
-/* IOPS (left axis) and mean latency (right) per interval. */
+/*
+ * A merge's hosts with their own series (merge -o json's "hosts"), two
+ * or more: each host's IOPS beside the total, so that a straggler shows.
+ * Returns how many were written as $host0... (their names in @names).
+ */
+static int put_host_series(FILE *f, json_object *root, char names[][160], int max)
+{
+	json_object *hosts = json_member(root, "hosts");
+	size_t i, k, nh = is_array(hosts) ? json_object_array_length(hosts) : 0;
+	int n = 0;
+
+	if (nh < 2)
+		return 0;
+	for (i = 0; i < nh && n < max; i++) {
+		json_object *h = json_object_array_get_idx(hosts, i);
+		json_object *iv = json_member(h, "intervals");
+		size_t niv = is_array(iv) ? json_object_array_length(iv) : 0;
+
+		if (!niv)
+			continue;
+		fprintf(f, "$host%d << EOD\n# end_s iops\n", n);
+		for (k = 0; k < niv; k++) {
+			json_object *x = json_object_array_get_idx(iv, k);
+
+			fprintf(f, "%.3f %.1f\n",
+				(json_object_get_uint64(json_member(x, "start_ms")) +
+				 json_object_get_uint64(json_member(x, "length_ms"))) / 1e3,
+				json_object_get_double(json_member(x, "iops")));
+		}
+		fprintf(f, "EOD\n");
+		snprintf(names[n++], 160, "%s IOPS", json_object_get_string(json_member(h, "hostname")));
+	}
+	return n;
+}
+
+/*
+ * A merge's default title: its workloads, its hosts and the instant they
+ * were armed for, e.g. "randread on 2 hosts (h1, h2), start_at
+ * 2026-12-06 08:45:10.51 UTC".
+ */
+static void merge_title(json_object *root, char names[][160], int n, char *buf, size_t len)
+{
+	json_object *hosts = json_member(root, "hosts");
+	json_object *jobs = json_member(root, "jobs");
+	json_object *wls = is_array(jobs) && json_object_array_length(jobs) ?
+			   json_member(json_object_array_get_idx(jobs, 0), "workloads") : NULL;
+	size_t i, nh = json_object_array_length(hosts);
+	uint64_t at = is_array(jobs) && json_object_array_length(jobs) ?
+		      json_object_get_uint64(json_member(json_object_array_get_idx(jobs, 0),
+							 "start_at")) : 0;
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (i = 0; is_array(wls) && i < json_object_array_length(wls) && i < 4; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? ", " : "",
+				json_object_get_string(json_member(json_object_array_get_idx(wls, i),
+								   "name")));
+	off += snprintf(buf + off, off < len ? len - off : 0, "%son %zu hosts (",
+			off ? " " : "", nh);
+	for (i = 0; i < (size_t)n && i < 4; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%.*s", i ? ", " : "",
+				(int)(strlen(names[i]) - strlen(" IOPS")), names[i]);
+	off += snprintf(buf + off, off < len ? len - off : 0, "%s)", nh > 4 ? ", ..." : "");
+	if (at && off < len) {
+		time_t t = at / 1000000000ULL;
+		struct tm tm;
+		char when[64];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		snprintf(buf + off, len - off, ", start_at %s.%02u UTC", when,
+			 (unsigned int)(at % 1000000000ULL / 10000000ULL));
+	}
+}
+
+/*
+ * IOPS (left axis) and mean latency (right) per interval; for a merge
+ * of hosts each with its series, every host's IOPS beside the totals.
+ */
 static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 {
 	static const char *const dir_name[] = { "read", "write" };
 	json_object *jobs = json_member(root, "jobs"), *wls;
-	char names[64][160];
+	char names[64][160], hosts[64][160], title[512], line[200];
+	struct plot_opts t = *o;
 	size_t j, w, i;
-	int d, n = 0;
+	int d, n = 0, nh;
 
 	for (j = 0; is_array(jobs) && j < json_object_array_length(jobs); j++) {
 		wls = json_member(json_object_array_get_idx(jobs, j), "workloads");
@@ -414,7 +494,12 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 			o->in);
 		return -EINVAL;
 	}
-	put_terminal(f, o);
+	nh = put_host_series(f, root, hosts, 64);
+	if (nh && !o->title) {
+		merge_title(root, hosts, nh, title, sizeof(title));
+		t.title = title;
+	}
+	put_terminal(f, &t);
 	fprintf(f, "set xlabel 'time (s, measured)'\nset ylabel 'IOPS per interval'\n"
 		   "set yrange [0:*]\nset y2label 'mean latency (us)'\n"
 		   "set y2tics\nset ytics nomirror\n");
@@ -423,11 +508,21 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 	for (i = 0; i < (size_t)n; i++) {
 		fprintf(f, "  $t%zu using 1:2 with linespoints lw 2 pt 7 ps 0.5 lc %zu title ",
 			i, i + 1);
-		put_str(f, names[i]);
+		snprintf(line, sizeof(line), "%.159s IOPS%s", names[i], nh ? ", all hosts" : "");
+		put_str(f, line);
 		fprintf(f, ", \\\n  $t%zu using 1:3 axes x1y2 with lines dt 2 lc %zu title ",
 			i, i + 1);
-		put_str(f, "");
-		fprintf(f, "%s\n", i + 1 < (size_t)n ? ", \\" : "");
+		snprintf(line, sizeof(line), "%.159s mean latency%s (right axis)", names[i],
+			 nh ? ", all hosts" : "");
+		put_str(f, line);
+		fprintf(f, "%s\n", i + 1 < (size_t)n || nh ? ", \\" : "");
+	}
+	/* Each host thin, in colours after the totals'. */
+	for (i = 0; i < (size_t)nh; i++) {
+		fprintf(f, "  $host%zu using 1:2 with lines lw 1 lc %zu title ",
+			i, n + i + 1);
+		put_str(f, hosts[i]);
+		fprintf(f, "%s\n", i + 1 < (size_t)nh ? ", \\" : "");
 	}
 	return 0;
 }
@@ -532,8 +627,6 @@ static int parse_plot_opts(int argc, char **argv, struct plot_opts *o,
 			 o->type);
 		o->out = outbuf;
 	}
-	if (!o->title)
-		o->title = strcmp(o->in, "-") ? o->in : "standard input";
 	return EXIT_OK;
 }
 

@@ -254,6 +254,31 @@ void json_identity(json_object *root)
 }
 
 /*
+ * A merged host's own series (all its workloads, both directions), so
+ * that a chart of the merge draws each host beside the total.
+ */
+static json_object *json_host_series(const struct host_result *h)
+{
+	json_object *a = json_object_new_array();
+	int k;
+
+	for (k = 0; k < h->nr_iv; k++) {
+		const struct host_interval *hi = &h->iv[k];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "start_ms", json_object_new_uint64(hi->start_ms));
+		json_object_object_add(o, "length_ms", json_object_new_uint64(hi->length_ms));
+		json_object_object_add(o, "ios", json_object_new_uint64(hi->ios));
+		json_object_object_add(o, "iops",
+				       json_object_new_double(per_sec(hi->ios, hi->length_ms)));
+		json_object_object_add(o, "lat_mean_ns",
+				       json_object_new_double(hi->ios ? hi->lat_ns_sum / hi->ios : 0));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/*
  * A merge's hosts: a row each, the start spread (latest first I/O -
  * earliest) and the stragglers (the first and the last host done).
  */
@@ -279,6 +304,8 @@ static void json_hosts(json_object *root, const struct job_result *r)
 		json_object_object_add(o, "iops",
 				       json_object_new_double(per_sec(h->ios,
 								      h->elapsed_ms)));
+		if (h->nr_iv)
+			json_object_object_add(o, "intervals", json_host_series(h));
 		json_object_array_add(a, o);
 		if (h->started_at_ns) {
 			if (!lo || h->started_at_ns < lo)

@@ -240,8 +240,10 @@ void result_free(struct job_result *r)
 	}
 	free(r->wl);
 	free(r->name);
-	for (i = 0; i < r->nr_hosts; i++)
+	for (i = 0; i < r->nr_hosts; i++) {
 		free(r->hosts[i].file);
+		free(r->hosts[i].iv);
+	}
 	free(r->hosts);
 	memset(r, 0, sizeof(*r));
 }
