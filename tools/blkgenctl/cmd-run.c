@@ -50,7 +50,7 @@ void run_catch_signals(void)
 static const char *run_usage =
 	"blkgenctl run PROFILE... [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
 	"                      [--allow-write] [-o normal|json|csv|csv-intervals|fio] [-q] [--name JOB] [--keep]\n"
-	"                      [--dry-run] [--start-at TIME]";
+	"                      [--dry-run] [--start-at TIME] [--lease FILE [--lease-secs N]]";
 
 /* --help of run and curve: what each option does. */
 static const char *run_help =
@@ -79,6 +79,10 @@ static const char *run_help =
 	"                          (2026-12-04T10:00:00.5Z; no zone: local time) or\n"
 	"                          +SECONDS from now; the job waits armed until then\n"
 	"                          (one PROFILE)\n"
+	"      --lease FILE        stop the run when FILE goes unrenewed (its\n"
+	"                          mtime) for --lease-secs, counted from the start:\n"
+	"                          an orchestrator that touches it is gone\n"
+	"      --lease-secs N      seconds (default 30)\n"
 	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
 	"3 module not loaded, 128+N stopped by signal N.\n";
 
@@ -92,7 +96,7 @@ static const char *curve_help =
 	"      --stop-latency-ms MS  end the sweep after the first point whose\n"
 	"                          mean latency is above MS (vdbench's stopcurve)\n"
 	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet,\n"
-	"      --dry-run           as for run\n"
+	"      --dry-run, --lease FILE, --lease-secs N  as for run\n"
 	"      --start-at TIME     the maximum run at TIME (as for run), point k\n"
 	"                          k slots later: a slot is warmup_ms + duration_ms\n"
 	"                          + 5 s, in whole seconds (hosts given one TIME\n"
@@ -579,6 +583,59 @@ static int join_feeders(const struct profile *p, struct feeder **f,
 	return bad;
 }
 
+int parse_lease_opt(int ch, const char *arg, struct run_opts *o)
+{
+	char *end;
+	unsigned long v;
+
+	if (ch == 'l') {
+		if (!*arg) {
+			fprintf(stderr, "blkgenctl: --lease: name a file\n");
+			return -1;
+		}
+		o->lease = arg;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 86400) {
+		fprintf(stderr, "blkgenctl: --lease-secs %s: expected whole seconds from 1 to 86400\n",
+			arg);
+		return -1;
+	}
+	o->lease_secs = v;
+	return 0;
+}
+
+/*
+ * --lease FILE: whoever started the run (an orchestrator's controller)
+ * renews FILE while it is there, as vdbench's heartbeat; a lease not
+ * renewed for lease_secs means it is gone, and the run stops. Counted
+ * from FILE's last change, and not before the run's start (an armed job
+ * waits for start_at unrenewed) nor before this command began. True,
+ * with @why, once it has run out.
+ */
+static bool lease_expired(const struct run_opts *o, uint64_t began,
+			  char *why, size_t len)
+{
+	uint64_t secs = o->lease_secs ? o->lease_secs : RUN_LEASE_SECS;
+	uint64_t from = o->start_at > began ? o->start_at : began, now;
+	struct stat st;
+
+	if (!stat(o->lease, &st)) {
+		uint64_t m = st.st_mtim.tv_sec * 1000000000ULL + st.st_mtim.tv_nsec;
+
+		if (m > from)
+			from = m;
+	}
+	now = real_ns();
+	if (now < from + secs * 1000000000ULL)
+		return false;
+	snprintf(why, len, "the lease %s was not renewed for %llu s: its controller is gone",
+		 o->lease, (unsigned long long)((now - from) / 1000000000ULL));
+	return true;
+}
+
 /*
  * Create the job, run it with progress, load its results into @res (if
  * not NULL, else print them) and remove it. Returns an exit status.
@@ -594,6 +651,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	unsigned int tick, armed_said = 0;
 	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2), partial = false;
+	uint64_t began = real_ns();
+	char lease_why[512] = "";
 	const char *v;
 
 	ret = create(p, job, &c);
@@ -657,6 +716,14 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			rc = 128 + interrupted;
 			break;
 		}
+		if (o->lease && tick % 10 == 0 &&
+		    lease_expired(o, began, lease_why, sizeof(lease_why))) {
+			fprintf(stderr, "%sblkgenctl: %s: %s; stopping it\n",
+				tty && !o->quiet ? "\n" : "", job, lease_why);
+			cfs_write(path, "stop");
+			rc = EXIT_FAIL;
+			break;
+		}
 		if (cfs_read_text(path, state, sizeof(state)))
 			break;
 		if (!strcmp(state, "armed")) {
@@ -704,6 +771,9 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			ret = EXIT_FAIL;
 			partial = true;	/* --keep keeps its results */
 		}
+		/* The report says why it stopped short. */
+		if (lease_why[0] && !cur.error[0])
+			snprintf(cur.error, sizeof(cur.error), "stopped: %s", lease_why);
 		if (!o->quiet)
 			warn_behind(&cur);
 		if (res) {
@@ -740,6 +810,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		{ "stop-latency-ms", required_argument, NULL, 'L' },
 		{ "dry-run", no_argument, NULL, 'y' },
 		{ "start-at", required_argument, NULL, 'T' },
+		{ "lease", required_argument, NULL, 'l' },
+		{ "lease-secs", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -779,6 +851,11 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		case 'T':
 			if (parse_start_at(optarg, o))
 				goto bad;
+			break;
+		case 'l':
+		case 'e':
+			if (parse_lease_opt(ch, optarg, o))
+				return -1;
 			break;
 		case 'P':
 			if (!points)
@@ -1078,7 +1155,8 @@ out:
 static const char *curve_usage =
 	"blkgenctl curve PROFILE [--points 10-120,10] [--stop-latency-ms MS]\n"
 	"                        [--device DEV]... [--set [WL.]KEY=VALUE]... [--allow-write]\n"
-	"                        [-o normal|json|csv] [-q] [--dry-run] [--start-at TIME]";
+	"                        [-o normal|json|csv] [-q] [--dry-run] [--start-at TIME]\n"
+	"                        [--lease FILE [--lease-secs N]]";
 
 int cmd_curve(int argc, char **argv)
 {
@@ -1380,7 +1458,7 @@ static const char *replay_usage =
 	"blkgenctl replay TRACE --device DEV [--speed PCT] [--afap] [--depth N]\n"
 	"                       [--allow-write] [--reads-only] [--format FMT] [--filter ID]\n"
 	"                       [--issue] [-o normal|json|csv|csv-intervals|fio] [-q] [--name JOB] [--keep]\n"
-	"                       [--start-at TIME]";
+	"                       [--start-at TIME] [--lease FILE [--lease-secs N]]";
 
 static void replay_help(void)
 {
@@ -1409,6 +1487,7 @@ static void replay_help(void)
 	       "      --name JOB          the job's name (default: replay-PID)\n"
 	       "      --keep              leave the job when done\n"
 	       "      --start-at TIME     the trace's start at TIME (as for run)\n"
+	       "      --lease FILE, --lease-secs N  as for run\n"
 	       "Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded.\n",
 	       replay_usage);
 }
@@ -1430,6 +1509,8 @@ int cmd_replay(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "keep", no_argument, NULL, 'k' },
 		{ "start-at", required_argument, NULL, 'T' },
+		{ "lease", required_argument, NULL, 'l' },
+		{ "lease-secs", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -1488,6 +1569,11 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'T':
 			if (parse_start_at(optarg, &o))
+				return EXIT_USAGE;
+			break;
+		case 'l':
+		case 'e':
+			if (parse_lease_opt(c, optarg, &o))
 				return EXIT_USAGE;
 			break;
 		case 'k':
