@@ -52,3 +52,10 @@ module_exit(blkgen_exit);
 MODULE_AUTHOR("The blkgen developers");
 MODULE_DESCRIPTION("In-kernel block I/O load generator");
 MODULE_LICENSE("GPL");
+/*
+ * The Makefile's VERSION and dkms.conf's PACKAGE_VERSION. With it,
+ * modpost records a srcversion (a checksum of the sources) on kernels
+ * without CONFIG_MODULE_SRCVERSION_ALL, Debian's among them: the
+ * Ansible install role tells an upgraded module from the loaded one by it.
+ */
+MODULE_VERSION("0.1");

@@ -422,15 +422,16 @@ else
 fi
 
 # The controller interrupted (SIGINT to ansible-playbook's process group,
-# as Ctrl-C sends it) 2 s into a 60 s run polled every 3 s: every
-# host's lease (two poll intervals, 6 s) runs out, and every job is gone
+# as Ctrl-C sends it) 4 s into a 60 s run polled every 4 s (its wait for
+# start_at over, its polls begun): every
+# host's lease (two poll intervals, 8 s) runs out, and every job is gone
 # within two poll intervals of the last poll (before the interrupt), and
 # up to 2 s more for blkgenctl's look at the lease, the stop and ssh.
-poll=3
+poll=4
 setsid bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
 	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
 	-e blkgen_lead=15 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
-	-e "blkgen_results=$out/interrupted" > "$out/ansible-interrupted.log" 2>&1 &
+	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
 ctl=$!
 at=
 for _ in $(seq 120); do
@@ -442,7 +443,7 @@ if [ -z "$at" ]; then
 	fail "the interrupted run: no start_at (${out#"$top"/}/ansible-interrupted.log)"
 	kill -INT -- -$ctl 2> /dev/null
 else
-	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at + 2 - now; print d > 0 ? d : 0 }')"
+	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at + 4 - now; print d > 0 ? d : 0 }')"
 	kill -INT -- -$ctl
 	t0=$(date +%s.%N)
 	wait $ctl
@@ -459,10 +460,12 @@ else
 	else
 		fail "ansible-playbook interrupted (exit $rc): jobs ${gone:+gone after $gone s}${gone:-still there 30 s after} (${out#"$top"/}/ansible-interrupted.log)"
 	fi
-	for p in "$port_a" "$port_b"; do
-		gssh "$p" 'cat /var/tmp/blkgen/*.err' 2> /dev/null
-	done | grep -q 'the lease .* was not renewed for [0-9]* s: its controller is gone' ||
-		fail "the interrupted hosts' blkgenctl did not say the lease ran out"
+	for g in a b; do
+		p=port_$g
+		gssh "${!p}" 'cat /var/tmp/blkgen/*.err' 2> /dev/null |
+			grep -q 'the lease .* was not renewed for [0-9]* s: its controller is gone' ||
+			fail "blkgen-$g: its blkgenctl did not say its lease ran out"
+	done
 fi
 cleanup
 trap - EXIT INT TERM

@@ -147,6 +147,27 @@ if [ "$(jq -c '[.hosts[] | [.hostname, [.intervals[] | .ios, .iops]]]' "$tmp/ms.
 else
 	notok "host series: $(cat "$tmp/err") $(jq -c '[.hosts[] | .intervals]' "$tmp/ms.json") $(grep -E 'title|host' "$tmp/ms.gp")"
 fi
+# Reads and writes: two totals, so their sum beside the hosts' lines
+# (each host's series holds both directions).
+for h in h1 h2; do
+	jq '.jobs[0].workloads[0].intervals[].write.ios = 1 | .jobs[0].workloads[0].intervals[].write.iops = 2 |
+	    .jobs[0].workloads[0].intervals[].write.lat_mean_ns = 10000' "$tmp/$h.json" > "$tmp/${h}w.json"
+done
+"$ctl" merge "$tmp/h1w.json" "$tmp/h2w.json" -o json > "$tmp/mw.json" 2> "$tmp/err"
+"$ctl" plot "$tmp/mw.json" -c time --script > "$tmp/mw.gp" 2>> "$tmp/err"
+if [ "$(sed -n '/^\$all << EOD/,/^EOD/p' "$tmp/mw.gp" | grep -v '^[#$E]' | tr '\n' ' ')" = '0.500 12.0 1.000 12.0 ' ] &&
+   grep -q "title 'IOPS, all workloads and hosts'" "$tmp/mw.gp" &&
+   grep -q "title 'w1 write IOPS, all hosts'" "$tmp/mw.gp"; then
+	ok "merge chart: several totals (read, write), their sum beside the hosts' lines"
+else
+	notok "merge chart all: $(cat "$tmp/err") $(grep -A3 '^\$all' "$tmp/mw.gp")"
+fi
+# Series that do not line up (no start_at) are dropped, the hosts' too.
+if "$ctl" merge "$r" "$tmp/sv.json" -o json 2> /dev/null | jq -e '[.hosts[] | .intervals] == [null, null]' > /dev/null; then
+	ok "merge without aligned series: no host series either"
+else
+	notok "host series kept without aligned series"
+fi
 # The merged run's times: the common start_at, the earliest first I/O,
 # the latest end.
 if "$ctl" merge "$tmp/h1.json" "$tmp/h2.json" -o json > "$tmp/out" 2> "$tmp/err" &&

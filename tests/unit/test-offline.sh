@@ -76,7 +76,7 @@ usage_error "-o fio reports one run" run "$tmp/p.prof" "$tmp/p.prof" -o fio
 # each (warmup + duration + 5 s, whole seconds); unknown without a
 # duration.
 printf '[job]\nduration_ms = 2s\nwarmup_ms = 500\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/pl.prof"
-printf '[job]\nio_limit = 100\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/nodur.prof"
+printf '[job]\nduration_ms = 0\nio_limit = 100\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/nodur.prof"
 planned() { "$ctl" "$@" --dry-run 2> /dev/null | sed -n 's/^# planned_ms = //p'; }
 if [ "$(planned run "$tmp/pl.prof")" = 2500 ] &&
    [ "$(planned run "$tmp/pl.prof" "$tmp/p.prof")" = 3500 ] &&
@@ -86,6 +86,22 @@ if [ "$(planned run "$tmp/pl.prof")" = 2500 ] &&
 else
 	notok "--dry-run's planned_ms: $(planned run "$tmp/pl.prof"), $(planned run "$tmp/pl.prof" "$tmp/p.prof"), $(planned curve "$tmp/pl.prof" --points 10,50,90), $(planned run "$tmp/pl.prof" "$tmp/nodur.prof")"
 fi
+# Without duration_ms the module runs its 10 s default.
+printf '[workload w]\ndevice = /dev/nullb0\n' > "$tmp/dflt.prof"
+if [ "$(planned run "$tmp/dflt.prof")" = 10000 ]; then
+	ok "--dry-run's planned_ms without duration_ms: the module's 10 s"
+else
+	notok "planned_ms without duration_ms: $(planned run "$tmp/dflt.prof")"
+fi
+# --lease: its file exists before the run (the controller makes it);
+# --lease-secs alone has no lease to time.
+usage_error "--lease $tmp/nolease: No such file or directory" run "$tmp/p.prof" --lease "$tmp/nolease" --dry-run
+usage_error "--lease-secs: give the lease with --lease FILE" run "$tmp/p.prof" --lease-secs 5 --dry-run
+usage_error "--lease-secs 0: expected whole seconds from 1 to 86400" curve "$tmp/p.prof" --lease "$tmp/p.prof" --lease-secs 0
+usage_error "--lease-secs: give the lease with --lease FILE" replay "$tmp/p.prof" --device /dev/null --lease-secs 5
+# A curve's curve_stop_ms is checked by its dry run too.
+printf '[job]\nduration_ms = 1s\ncurve_stop_ms = abc\n\n[workload w]\ndevice = /dev/nullb0\n' > "$tmp/cs.prof"
+usage_error "curve_stop_ms = abc: expected milliseconds above 0" curve "$tmp/cs.prof" --dry-run
 if "$ctl" curve "$tmp/p.prof" --dry-run --points 10,50 > /dev/null 2>&1; then
 	ok "curve --dry-run: exit 0 without the module"
 else

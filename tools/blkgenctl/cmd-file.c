@@ -625,7 +625,7 @@ static void merged_times(struct job_result *r)
 	}
 }
 
-/* Drop the time series (they do not line up). */
+/* Drop the time series (they do not line up), the hosts' own too. */
 static void drop_series(struct job_result *r)
 {
 	int i;
@@ -634,6 +634,11 @@ static void drop_series(struct job_result *r)
 		free(r->wl[i].iv);
 		r->wl[i].iv = NULL;
 		r->wl[i].nr_iv = 0;
+	}
+	for (i = 0; i < r->nr_hosts; i++) {
+		free(r->hosts[i].iv);
+		r->hosts[i].iv = NULL;
+		r->hosts[i].nr_iv = 0;
 	}
 }
 

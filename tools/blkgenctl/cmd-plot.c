@@ -404,6 +404,46 @@ static int put_host_series(FILE *f, json_object *root, char names[][160], int ma
 }
 
 /*
+ * The hosts' series summed (every workload and direction), written as
+ * $all: the total the host lines add up to, when the report's own totals
+ * are per workload and direction. False if the hosts have no series.
+ */
+static bool put_all_series(FILE *f, json_object *root)
+{
+	json_object *hosts = json_member(root, "hosts");
+	size_t i, k, nh = is_array(hosts) ? json_object_array_length(hosts) : 0;
+	size_t niv = 0;
+
+	for (i = 0; i < nh; i++) {
+		json_object *iv = json_member(json_object_array_get_idx(hosts, i), "intervals");
+
+		if (is_array(iv) && json_object_array_length(iv) > niv)
+			niv = json_object_array_length(iv);
+	}
+	if (!niv)
+		return false;
+	fprintf(f, "$all << EOD\n# end_s iops\n");
+	for (k = 0; k < niv; k++) {
+		double iops = 0, end = 0;
+
+		for (i = 0; i < nh; i++) {
+			json_object *iv = json_member(json_object_array_get_idx(hosts, i), "intervals");
+			json_object *x;
+
+			if (!is_array(iv) || k >= json_object_array_length(iv))
+				continue;
+			x = json_object_array_get_idx(iv, k);
+			iops += json_object_get_double(json_member(x, "iops"));
+			end = (json_object_get_uint64(json_member(x, "start_ms")) +
+			       json_object_get_uint64(json_member(x, "length_ms"))) / 1e3;
+		}
+		fprintf(f, "%.3f %.1f\n", end, iops);
+	}
+	fprintf(f, "EOD\n");
+	return true;
+}
+
+/*
  * A merge's default title: its workloads, its hosts and the instant they
  * were armed for, e.g. "randread on 2 hosts (h1, h2), start_at
  * 2026-12-06 08:45:10.51 UTC".
@@ -455,6 +495,7 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 	struct plot_opts t = *o;
 	size_t j, w, i;
 	int d, n = 0, nh;
+	bool all;
 
 	for (j = 0; is_array(jobs) && j < json_object_array_length(jobs); j++) {
 		wls = json_member(json_object_array_get_idx(jobs, j), "workloads");
@@ -495,6 +536,8 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 		return -EINVAL;
 	}
 	nh = put_host_series(f, root, hosts, 64);
+	/* Several totals (workloads, directions): their sum beside the hosts'. */
+	all = nh && n > 1 && put_all_series(f, root);
 	if (nh && !o->title) {
 		merge_title(root, hosts, nh, title, sizeof(title));
 		t.title = title;
@@ -517,6 +560,8 @@ static int script_time(FILE *f, const struct plot_opts *o, json_object *root)
 		put_str(f, line);
 		fprintf(f, "%s\n", i + 1 < (size_t)n || nh ? ", \\" : "");
 	}
+	if (all)
+		fprintf(f, "  $all using 1:2 with lines lw 3 lc rgb 'black' title 'IOPS, all workloads and hosts', \\\n");
 	/* Each host thin, in colours after the totals'. */
 	for (i = 0; i < (size_t)nh; i++) {
 		fprintf(f, "  $host%zu using 1:2 with lines lw 1 lc %zu title ",

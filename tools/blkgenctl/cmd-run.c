@@ -607,6 +607,20 @@ int parse_lease_opt(int ch, const char *arg, struct run_opts *o)
 	return 0;
 }
 
+int check_lease_opts(const struct run_opts *o)
+{
+	if (o->lease_secs && !o->lease) {
+		fprintf(stderr, "blkgenctl: --lease-secs: give the lease with --lease FILE\n");
+		return -1;
+	}
+	if (o->lease && access(o->lease, F_OK)) {
+		fprintf(stderr, "blkgenctl: --lease %s: %s (its controller makes it before the run, then renews it)\n",
+			o->lease, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * --lease FILE: whoever started the run (an orchestrator's controller)
  * renews FILE while it is there, as vdbench's heartbeat; a lease not
@@ -615,20 +629,22 @@ int parse_lease_opt(int ch, const char *arg, struct run_opts *o)
  * waits for start_at unrenewed) nor before this command began. True,
  * with @why, once it has run out.
  */
-static bool lease_expired(const struct run_opts *o, uint64_t began,
-			  char *why, size_t len)
+static bool lease_expired(const struct run_opts *o, char *why, size_t len)
 {
 	uint64_t secs = o->lease_secs ? o->lease_secs : RUN_LEASE_SECS;
-	uint64_t from = o->start_at > began ? o->start_at : began, now;
+	uint64_t began = o->lease_began, now = real_ns();
+	uint64_t from = o->start_at > began ? o->start_at : began;
 	struct stat st;
 
-	if (!stat(o->lease, &st)) {
+	/* A time before 1970 is no renewal; one ahead of ours is now. */
+	if (!stat(o->lease, &st) && st.st_mtim.tv_sec >= 0) {
 		uint64_t m = st.st_mtim.tv_sec * 1000000000ULL + st.st_mtim.tv_nsec;
 
+		if (m > now)
+			m = now;
 		if (m > from)
 			from = m;
 	}
-	now = real_ns();
 	if (now < from + secs * 1000000000ULL)
 		return false;
 	snprintf(why, len, "the lease %s was not renewed for %llu s: its controller is gone",
@@ -651,10 +667,12 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	unsigned int tick, armed_said = 0;
 	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2), partial = false;
-	uint64_t began = real_ns();
 	char lease_why[512] = "";
 	const char *v;
 
+	/* One lease for the whole command (a curve's points, several profiles). */
+	if (!o->lease_began)
+		o->lease_began = real_ns();
 	ret = create(p, job, &c);
 	if (ret || interrupted)
 		goto out_cleanup;
@@ -716,16 +734,20 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			rc = 128 + interrupted;
 			break;
 		}
+		if (cfs_read_text(path, state, sizeof(state)))
+			break;
+		/* Looked at while it waits or runs: a run done is left done. */
 		if (o->lease && tick % 10 == 0 &&
-		    lease_expired(o, began, lease_why, sizeof(lease_why))) {
+		    (!strcmp(state, "armed") || !strcmp(state, "running")) &&
+		    lease_expired(o, lease_why, sizeof(lease_why))) {
 			fprintf(stderr, "%sblkgenctl: %s: %s; stopping it\n",
 				tty && !o->quiet ? "\n" : "", job, lease_why);
 			cfs_write(path, "stop");
+			o->lease_out = true;
 			rc = EXIT_FAIL;
+			partial = true;	/* --keep keeps its results */
 			break;
 		}
-		if (cfs_read_text(path, state, sizeof(state)))
-			break;
 		if (!strcmp(state, "armed")) {
 			int64_t left = (int64_t)(o->start_at - real_ns());
 
@@ -882,6 +904,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		fprintf(stderr, "blkgenctl: --start-at starts one profile\n");
 		goto bad;
 	}
+	if (check_lease_opts(o))
+		return -1;
 	return optind;
 bad:
 	fprintf(stderr, "usage: %s\n", usage);
@@ -1179,6 +1203,8 @@ int cmd_curve(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = run_load(argv[i], &p, &o);
+	if (!ret && o.dry_run && !stop_ms && profile_stop_ms(&p) < 0)
+		ret = EXIT_USAGE;
 	if (!ret && o.dry_run) {
 		print_planned(stdout, curve_planned_ms(&p, points ? points :
 					profile_get(&p.job, "curve")));
@@ -1413,7 +1439,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	fprintf(stderr, "curve: maximum %llu IOPS (mean %.1f us)\n",
 		(unsigned long long)max, mx.mean / 1e3);
 
-	for (i = 0; i < n && !interrupted; i++) {
+	for (i = 0; i < n && !interrupted && !o->lease_out; i++) {
 		pts[i].pct = pct[i];
 		pts[i].target = curve_target(max, pct[i]);
 		snprintf(rate, sizeof(rate), "%llu",
@@ -1451,7 +1477,7 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	}
 	curve_print(o, max, pts, h + 1, done, at, slot);
 	free(h);
-	return interrupted ? 128 + interrupted : overran ? EXIT_FAIL : EXIT_OK;
+	return interrupted ? 128 + interrupted : overran || o->lease_out ? EXIT_FAIL : EXIT_OK;
 }
 
 static const char *replay_usage =
@@ -1587,6 +1613,8 @@ int cmd_replay(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (check_lease_opts(&o))
+		return EXIT_USAGE;
 	if (optind != argc - 1 || !dev) {
 		fprintf(stderr, "%s\nusage: %s\n", optind != argc - 1 ?
 			"blkgenctl: replay takes one TRACE" :

@@ -122,24 +122,27 @@ uint64_t curve_slot_ms(const struct profile *p, char *why, size_t len)
 }
 
 /*
- * How long a run of @p lasts (warmup_ms + duration_ms), for --dry-run's
- * "planned_ms" line: 0 when nothing bounds it in time (duration_ms 0, a
- * run ended by io_limit; a trace replayed to its end).
+ * How long a run of @p lasts (warmup_ms + duration_ms; without
+ * duration_ms, the module's 10 s), for --dry-run's "planned_ms" line: 0
+ * when nothing bounds it in time (duration_ms 0, a run ended by
+ * io_limit; a trace replayed to its end).
  */
 uint64_t run_planned_ms(const struct profile *p)
 {
 	const char *d = profile_get(&p->job, "duration_ms");
 	const char *w = profile_get(&p->job, "warmup_ms");
-	unsigned long long dur, warm = 0;
+	unsigned long long dur = 10000, warm = 0;
 	char *end;
 	int i;
 
 	for (i = 0; i < p->nr_wl; i++)
 		if (profile_get(&p->wl[i], "trace"))
 			return 0;
-	dur = d ? strtoull(d, &end, 10) : 0;
-	if (!d || end == d || *end || !dur)
-		return 0;
+	if (d) {
+		dur = strtoull(d, &end, 10);
+		if (end == d || *end || !dur)
+			return 0;
+	}
 	if (w) {
 		warm = strtoull(w, &end, 10);
 		if (end == w || *end)

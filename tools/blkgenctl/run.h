@@ -28,12 +28,16 @@ struct run_opts {
 	uint64_t start_at;	/* --start-at: CLOCK_REALTIME ns, 0 = at once */
 	const char *lease;	/* --lease: a file its controller renews */
 	unsigned int lease_secs;	/* --lease-secs: how stale it may grow */
+	uint64_t lease_began;	/* CLOCK_REALTIME ns this command's first run began */
+	bool lease_out;		/* the lease ran out: no further run */
 };
 
 /* --lease-secs when --lease is given alone */
 #define RUN_LEASE_SECS 30
 /* Parse --lease/--lease-secs (@ch 'l' or 'e'): 0, or -1 on a bad value. */
 int parse_lease_opt(int ch, const char *arg, struct run_opts *o);
+/* After parsing: --lease-secs needs --lease, whose file must exist. */
+int check_lease_opts(const struct run_opts *o);
 
 /* Load PROFILE (a file or an installed name), apply @o, check it, catch signals. */
 int run_load(const char *file, struct profile *p, struct run_opts *o);
