@@ -398,7 +398,9 @@ static int put_host_series(FILE *f, json_object *root, char names[][160], int ma
 				json_object_get_double(json_member(x, "iops")));
 		}
 		fprintf(f, "EOD\n");
-		snprintf(names[n++], 160, "%s IOPS", json_object_get_string(json_member(h, "hostname")));
+		snprintf(names[n], 160, "%s IOPS",
+			 json_object_get_string(json_member(h, "hostname")) ?: "a host");
+		n++;
 	}
 	return n;
 }
