@@ -304,12 +304,12 @@ else
 	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log)"
 fi
 
-# A lead of 20 s: the checks and the launch, Python started in each TCG
+# A lead of 15 s: the checks and the launch, Python started in each TCG
 # guest, took 6 s with this test alone (over 15 s once beside other
 # boots).
 say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run (log: ${out#"$top"/}/ansible.log)"
 play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
-	-e blkgen_lead=20 -e "blkgen_results=$out/results" \
+	-e blkgen_lead=15 -e "blkgen_results=$out/results" \
 	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl"
 rc=$?
 mv "$out/ansible-run.log" "$out/ansible.log"
@@ -422,15 +422,15 @@ else
 fi
 
 # The controller interrupted (SIGINT to ansible-playbook's process group,
-# as Ctrl-C sends it) 4 s into a 60 s run polled every 4 s (its wait for
+# as Ctrl-C sends it) 3 s into a 60 s run polled every 3 s (its wait for
 # start_at over, its polls begun): every
-# host's lease (two poll intervals, 8 s) runs out, and every job is gone
+# host's lease (two poll intervals, 6 s) runs out, and every job is gone
 # within two poll intervals of the last poll (before the interrupt), and
 # up to 2 s more for blkgenctl's look at the lease, the stop and ssh.
-poll=4
+poll=3
 setsid bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
 	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
-	-e blkgen_lead=15 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
+	-e blkgen_lead=10 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
 	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
 ctl=$!
 at=
@@ -443,7 +443,7 @@ if [ -z "$at" ]; then
 	fail "the interrupted run: no start_at (${out#"$top"/}/ansible-interrupted.log)"
 	kill -INT -- -$ctl 2> /dev/null
 else
-	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at + 4 - now; print d > 0 ? d : 0 }')"
+	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at + 3 - now; print d > 0 ? d : 0 }')"
 	kill -INT -- -$ctl
 	t0=$(date +%s.%N)
 	wait $ctl
