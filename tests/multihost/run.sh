@@ -422,28 +422,34 @@ else
 fi
 
 # The controller interrupted (SIGINT to ansible-playbook's process group,
-# as Ctrl-C sends it) 3 s into a 60 s run polled every 3 s (its wait for
-# start_at over, its polls begun): every
-# host's lease (two poll intervals, 6 s) runs out, and every job is gone
-# within two poll intervals of the last poll (before the interrupt), and
-# up to 2 s more for blkgenctl's look at the lease, the stop and ssh.
+# as Ctrl-C sends it) once it polls a 60 s run every 3 s (its hosts
+# armed, its wait for start_at over): every host's lease (two poll
+# intervals, 6 s) runs out, and every job is gone within two poll
+# intervals of the last poll (before the interrupt), and up to 2 s more
+# for blkgenctl's look at the lease, the stop and ssh.
 poll=3
 setsid bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
 	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
-	-e blkgen_lead=10 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
+	-e blkgen_lead=15 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
 	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
 ctl=$!
-at=
-for _ in $(seq 120); do
-	at=$(sed -n 's/.*"msg": "start_at \([0-9.]*\);.*/\1/p' "$out/ansible-interrupted.log" | head -n 1)
-	[ -n "$at" ] && break
+polling=
+for _ in $(seq 240); do
+	grep -q 'TASK \[blkgen.multihost.run : Renew the leases' "$out/ansible-interrupted.log" && { polling=1; break; }
+	kill -0 $ctl 2> /dev/null || break
 	sleep 0.5
 done
-if [ -z "$at" ]; then
-	fail "the interrupted run: no start_at (${out#"$top"/}/ansible-interrupted.log)"
+if [ -z "$polling" ]; then
+	fail "the interrupted run never polled (${out#"$top"/}/ansible-interrupted.log)"
 	kill -INT -- -$ctl 2> /dev/null
+	wait $ctl
 else
-	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at + 3 - now; print d > 0 ? d : 0 }')"
+	sleep 1
+	# Both runs are there to be stopped (else "gone" proves nothing).
+	for p in "$port_a" "$port_b"; do
+		gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && exit 0; done; exit 1' ||
+			fail "the interrupted run: no job on the guest on port $p before the interrupt"
+	done
 	kill -INT -- -$ctl
 	t0=$(date +%s.%N)
 	wait $ctl
