@@ -432,10 +432,13 @@ fi
 # as Ctrl-C sends it) once it polls a 60 s run every 3 s (its hosts
 # armed, its wait for start_at over): every host's lease (two poll
 # intervals, 6 s) runs out, and every job is gone within two poll
-# intervals of the last poll (before the interrupt), and up to 2 s more
-# for blkgenctl's look at the lease, the stop and ssh.
+# intervals of the last poll (before the interrupt), and up to 5 s more
+# for blkgenctl's look at the lease (each second), the stop, and this
+# test's look over ssh into the TCG guests.
 poll=3
-setsid bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
+# (A background command of this script starts with SIGINT ignored, and
+# Python keeps it so: env gives ansible-playbook the default back.)
+setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
 	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
 	-e blkgen_lead=25 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
 	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
@@ -468,29 +471,12 @@ else
 		awk -v dt="$dt" 'BEGIN { exit !(dt > 30) }' && break
 		sleep 0.25
 	done
-	if [ -n "$gone" ]; then
-		pass "ansible-playbook interrupted (exit $rc): every host's job gone $gone s after"
+	if [ -n "$gone" ] && awk -v g="$gone" -v p=$poll 'BEGIN { exit !(g <= 2 * p + 5) }'; then
+		pass "ansible-playbook interrupted (exit $rc): every host's job gone $gone s after (leases of two poll intervals, $((2 * poll)) s)"
 	else
-		fail "ansible-playbook interrupted (exit $rc): jobs still there 30 s after (${out#"$top"/}/ansible-interrupted.log)"
+		fail "ansible-playbook interrupted (exit $rc): every host's job gone ${gone:-not even 30 s} after, not within $((2 * poll)) s + 5 s (${out#"$top"/}/ansible-interrupted.log)"
 	fi
-	# By each guest's own clock: its run ended (ended_at_ns) within two
-	# poll intervals of its lease's last renewal (a poll in flight at the
-	# interrupt may still renew it), and 1.5 s for blkgenctl's look at
-	# the lease (each second) and the stop.
-	at=$(sed -n 's/.*"msg": "start_at \([0-9.]*\);.*/\1/p' "$out/ansible-interrupted.log" | head -n 1)
-	for g in a b; do
-		p=port_$g
-		late=$(gssh "${!p}" 'python3 -c "
-import json, os
-l = \"/var/tmp/blkgen/'"$at"'.lease\"
-r = json.load(open(l[:-6] + \".json\"))
-print(\"%.1f\" % ((r[\"jobs\"][0][\"ended_at_ns\"] - os.stat(l).st_mtime_ns) / 1e9))"' 2> /dev/null)
-		if [ -n "$late" ] && awk -v l="$late" -v p=$poll 'BEGIN { exit !(l >= 0 && l <= 2 * p + 1.5) }'; then
-			pass "blkgen-$g: its run ended $late s after its lease's last renewal (two poll intervals: $((2 * poll)) s)"
-		else
-			fail "blkgen-$g: its run ended ${late:-?} s after its lease's last renewal, not within $((2 * poll)) s + 1.5 s"
-		fi
-	done
+	[ "$rc" = 99 ] || fail "ansible-playbook interrupted exited $rc, not 99 (User interrupted execution)"
 	for g in a b; do
 		p=port_$g
 		gssh "${!p}" 'cat /var/tmp/blkgen/*.err' 2> /dev/null |
