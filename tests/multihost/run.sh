@@ -429,9 +429,9 @@ else
 fi
 
 # The controller interrupted (SIGINT to ansible-playbook's process group,
-# as Ctrl-C sends it) once it polls a 60 s run every 3 s (its hosts
+# as Ctrl-C sends it) once it polls a 60 s run every 5 s (its hosts
 # armed, its wait for start_at over): every host's lease (two poll
-# intervals, 6 s) runs out, and every job is gone within two poll
+# intervals, 10 s) runs out, and every job is gone within two poll
 # intervals of the last poll (before the interrupt), and up to 5 s more
 # for blkgenctl's look at the lease (each second), the stop, and this
 # test's look over ssh into the TCG guests.
@@ -440,7 +440,7 @@ poll=3
 # Python keeps it so: env gives ansible-playbook the default back.)
 setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
 	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
-	-e blkgen_lead=25 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
+	-e blkgen_lead=20 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
 	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
 ctl=$!
 polling=
