@@ -435,7 +435,7 @@ fi
 # intervals of the last poll (before the interrupt), and up to 5 s more
 # for blkgenctl's look at the lease (each second), the stop, and this
 # test's look over ssh into the TCG guests.
-poll=3
+poll=5
 # (A background command of this script starts with SIGINT ignored, and
 # Python keeps it so: env gives ansible-playbook the default back.)
 setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
