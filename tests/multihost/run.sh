@@ -431,10 +431,12 @@ fi
 # The controller interrupted (SIGINT to ansible-playbook's process group,
 # as Ctrl-C sends it) once it polls a 60 s run every 5 s (its hosts
 # armed, its wait for start_at over): every host's lease (two poll
-# intervals, 10 s) runs out, and every job is gone within two poll
-# intervals of the last poll (before the interrupt), and up to 5 s more
-# for blkgenctl's look at the lease (each second), the stop, and this
-# test's look over ssh into the TCG guests.
+# intervals, 10 s) runs out, and its job is gone within the lease and
+# 3 s of the last renewal, both read by the guest's own clock (a watcher
+# in each guest: blkgenctl looks at the lease each second, then stops
+# the job and removes it). Seen from here, within 30 s (ansible's own
+# exit and ssh into TCG guests on a busy machine add seconds: CI once
+# saw 16.5 s where the guests' own figures are under 12 s).
 poll=5
 # (A background command of this script starts with SIGINT ignored, and
 # Python keeps it so: env gives ansible-playbook the default back.)
@@ -455,10 +457,20 @@ if [ -z "$polling" ]; then
 	wait $ctl
 else
 	sleep 1
-	# Both runs are there to be stopped (else "gone" proves nothing).
+	# Both runs are there to be stopped (else "gone" proves nothing),
+	# each with a watcher: the seconds from its lease's last renewal
+	# to its last job's end, by its own clock.
 	for p in "$port_a" "$port_b"; do
 		gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && exit 0; done; exit 1' ||
 			fail "the interrupted run: no job on the guest on port $p before the interrupt"
+		gssh "$p" "rm -f /var/tmp/gone; setsid $py -c '
+import glob, os, time
+while glob.glob(\"/sys/kernel/config/blkgen/*/\"):
+    time.sleep(0.1)
+gone = time.time()
+last = max(os.stat(f).st_mtime for f in glob.glob(\"/var/tmp/blkgen/*.lease\"))
+open(\"/var/tmp/gone\", \"w\").write(\"%.2f\\n\" % (gone - last))
+' < /dev/null > /dev/null 2>&1 &"
 	done
 	kill -INT -- -$ctl
 	t0=$(date +%s.%N)
@@ -471,10 +483,23 @@ else
 		awk -v dt="$dt" 'BEGIN { exit !(dt > 30) }' && break
 		sleep 0.25
 	done
-	if [ -n "$gone" ] && awk -v g="$gone" -v p=$poll 'BEGIN { exit !(g <= 2 * p + 5) }'; then
-		pass "ansible-playbook interrupted (exit $rc): every host's job gone $gone s after (leases of two poll intervals, $((2 * poll)) s)"
+	lease=$((2 * poll))
+	if [ -n "$gone" ]; then
+		pass "ansible-playbook interrupted (exit $rc): every host's job gone, seen from here $gone s after"
+		sleep 1
+		for g in a b; do
+			p=port_$g
+			w=$(gssh "${!p}" 'cat /var/tmp/gone' 2> /dev/null)
+			if [ -z "$w" ]; then
+				fail "blkgen-$g: its watcher of the interrupted run said nothing"
+			elif awk -v w="$w" -v l=$lease 'BEGIN { exit !(w <= l + 3) }'; then
+				pass "blkgen-$g: its job gone $w s after its lease's last renewal (lease $lease s, two poll intervals)"
+			else
+				fail "blkgen-$g: its job gone $w s after its lease's last renewal, not within the lease ($lease s) + 3 s"
+			fi
+		done
 	else
-		fail "ansible-playbook interrupted (exit $rc): every host's job gone ${gone:-not even 30 s} after, not within $((2 * poll)) s + 5 s (${out#"$top"/}/ansible-interrupted.log)"
+		fail "ansible-playbook interrupted (exit $rc): a host's job still there 30 s after (${out#"$top"/}/ansible-interrupted.log)"
 	fi
 	[ "$rc" = 99 ] || fail "ansible-playbook interrupted exited $rc, not 99 (User interrupted execution)"
 	for g in a b; do
