@@ -126,7 +126,7 @@ ln -s ../usr/bin/bash "$root/bin/bash"
 minimal=${VM_MINIMAL:-0}
 if [ "$minimal" = 0 ]; then
 	for exe in /usr/bin/fio /usr/sbin/blktrace /usr/bin/blkparse /usr/sbin/dmsetup /usr/bin/chrt \
-		   /usr/sbin/blkzone; do
+		   /usr/sbin/blkzone /usr/bin/jq; do
 		if have_exe "$exe"; then copy_exe "$exe"; fi
 	done
 	copy_exe "${VM_BLKGENCTL:-$top/tools/blkgenctl/blkgenctl}" /usr/sbin/blkgenctl

@@ -138,6 +138,7 @@ struct job_result {
 };
 
 int result_load(const char *job, struct job_result *r);
+int result_load_intervals(const char *job, struct job_result *r);
 void result_free(struct job_result *r);
 int hist_from_uapi(const void *buf, size_t size, struct blkgen_lat_hist *h);
 
@@ -174,6 +175,7 @@ void json_identity(struct json_object *root);
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_coordinate(int argc, char **argv);
 int cmd_trace_stats(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 /* the most desktops a VDI trace models */

@@ -23,6 +23,7 @@
 #include "profile.h"
 #include "replay-map.h"
 #include "replay.h"
+#include "coord.h"
 #include "run.h"
 
 static volatile sig_atomic_t interrupted;
@@ -50,7 +51,8 @@ void run_catch_signals(void)
 static const char *run_usage =
 	"blkgenctl run PROFILE... [--device DEV]... [--set [WL.]KEY=VALUE]...\n"
 	"                      [--allow-write] [-o normal|json|csv|csv-intervals|fio] [-q] [--name JOB] [--keep]\n"
-	"                      [--dry-run] [--start-at TIME] [--lease FILE [--lease-secs N]]";
+	"                      [--dry-run] [--start-at TIME] [--lease FILE [--lease-secs N]]\n"
+	"                      [--coordinator HOST:PORT [--host-name NAME]]";
 
 /* --help of run and curve: what each option does. */
 static const char *run_help =
@@ -82,7 +84,14 @@ static const char *run_help =
 	"      --lease FILE        stop the run when FILE goes unrenewed (its\n"
 	"                          mtime) for --lease-secs, counted from the start:\n"
 	"                          an orchestrator that touches it is gone\n"
-	"      --lease-secs N      seconds (default 30)\n"
+	"      --lease-secs N      seconds (default 30; with --coordinator, how long\n"
+	"                          it may be silent, default 10)\n"
+	"      --coordinator HOST:PORT  start each run when blkgenctl coordinate\n"
+	"                          there says (with every other host's), send it\n"
+	"                          each interval's totals, stop when it says so or\n"
+	"                          is gone (not with --start-at)\n"
+	"      --host-name NAME    this host's name for the coordinator (default:\n"
+	"                          its host name)\n"
 	"Exit status: 0 done, 1 failed or stopped from outside, 2 usage,\n"
 	"3 module not loaded, 128+N stopped by signal N.\n";
 
@@ -96,7 +105,9 @@ static const char *curve_help =
 	"      --stop-latency-ms MS  end the sweep after the first point whose\n"
 	"                          mean latency is above MS (vdbench's stopcurve)\n"
 	"      --device DEV, --set [WL.]KEY=VALUE, --allow-write, -q, --quiet,\n"
-	"      --dry-run, --lease FILE, --lease-secs N  as for run\n"
+	"      --dry-run, --lease FILE, --lease-secs N, --coordinator HOST:PORT,\n"
+	"      --host-name NAME    as for run (with a coordinator, each point starts\n"
+	"                          on every host once all are ready for it)\n"
 	"      --start-at TIME     the maximum run at TIME (as for run), point k\n"
 	"                          k slots later: a slot is warmup_ms + duration_ms\n"
 	"                          + 5 s, in whole seconds (hosts given one TIME\n"
@@ -609,8 +620,16 @@ int parse_lease_opt(int ch, const char *arg, struct run_opts *o)
 
 int check_lease_opts(const struct run_opts *o)
 {
-	if (o->lease_secs && !o->lease) {
-		fprintf(stderr, "blkgenctl: --lease-secs: give the lease with --lease FILE\n");
+	if (o->lease_secs && !o->lease && !o->coordinator) {
+		fprintf(stderr, "blkgenctl: --lease-secs: give the lease with --lease FILE (or --coordinator)\n");
+		return -1;
+	}
+	if (o->host_name && !o->coordinator) {
+		fprintf(stderr, "blkgenctl: --host-name: it names this host to a coordinator: give --coordinator HOST:PORT\n");
+		return -1;
+	}
+	if (o->coordinator && o->start_at) {
+		fprintf(stderr, "blkgenctl: --start-at with --coordinator: the coordinator gives every run's start (blkgenctl coordinate --start-at)\n");
 		return -1;
 	}
 	if (o->lease && access(o->lease, F_OK)) {
@@ -619,6 +638,29 @@ int check_lease_opts(const struct run_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+int run_coord_open(struct run_opts *o, const char *command, int points)
+{
+	char host[256];
+
+	if (!o->coordinator || o->coord)
+		return 0;
+	if (!o->host_name) {
+		if (gethostname(host, sizeof(host)))
+			snprintf(host, sizeof(host), "pid-%d", (int)getpid());
+		host[sizeof(host) - 1] = 0;
+	}
+	o->coord = coord_connect(o->coordinator, o->host_name ? o->host_name : host,
+				 command, points, o->lease_secs);
+	return o->coord ? 0 : EXIT_FAIL;
+}
+
+int run_coord_bye(struct run_opts *o, int ret)
+{
+	coord_bye(o->coord, ret);
+	o->coord = NULL;
+	return ret;
 }
 
 /*
@@ -667,7 +709,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	unsigned int tick, armed_said = 0;
 	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2), partial = false;
-	char lease_why[512] = "";
+	char lease_why[512] = "", end_why[512] = "";
+	int point = o->coord_point++;
 	const char *v;
 
 	/* One lease for the whole command (a curve's points, several profiles). */
@@ -684,6 +727,14 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	duration = v ? strtoull(v, NULL, 10) : 10000;
 	v = profile_get(&p->job, "io_limit");
 	io_limit = v ? strtoull(v, NULL, 10) : 0;
+	/* Made: the coordinator starts it with every other host's. */
+	if (o->coord && coord_wait_start(o->coord, point, &o->start_at,
+					 lease_why, sizeof(lease_why))) {
+		fprintf(stderr, "blkgenctl: %s: not started: %s\n", job, lease_why);
+		o->lease_out = true;
+		ret = EXIT_FAIL;
+		goto out_cleanup;
+	}
 	if (o->start_at) {
 		char at[32];
 
@@ -734,6 +785,15 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			rc = 128 + interrupted;
 			break;
 		}
+		if (o->coord && coord_check(o->coord, lease_why, sizeof(lease_why))) {
+			fprintf(stderr, "%sblkgenctl: %s: %s; stopping it\n",
+				tty && !o->quiet ? "\n" : "", job, lease_why);
+			cfs_write(path, "stop");
+			o->lease_out = true;
+			rc = EXIT_FAIL;
+			partial = true;
+			break;
+		}
 		if (cfs_read_text(path, state, sizeof(state)))
 			break;
 		/* Looked at while it waits or runs: a run done is left done. */
@@ -760,6 +820,9 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		}
 		if (strcmp(state, "running"))
 			break;
+		/* Each second, the intervals finished: the hosts' live totals. */
+		if (o->coord && tick % 10 == 9)
+			coord_intervals(o->coord, point, job, NULL);
 		if (o->quiet || tick % 10 != 9)
 			continue;
 		if (result_load(job, &cur) == 0) {
@@ -790,12 +853,18 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		if (!strcmp(cur.state, "stopped") && !rc) {
 			fprintf(stderr, "blkgenctl: %s was stopped from outside this command (its state set to stop): the results cover %.1f s of the run\n",
 				job, cur.elapsed_ms / 1e3);
+			snprintf(end_why, sizeof(end_why),
+				 "its job was stopped from outside this command");
 			ret = EXIT_FAIL;
 			partial = true;	/* --keep keeps its results */
 		}
 		/* The report says why it stopped short. */
 		if (lease_why[0] && !cur.error[0])
 			snprintf(cur.error, sizeof(cur.error), "stopped: %s", lease_why);
+		if (o->coord)
+			coord_intervals(o->coord, point, job, &cur);
+		if (!end_why[0])
+			snprintf(end_why, sizeof(end_why), "%s", cur.error);
 		if (!o->quiet)
 			warn_behind(&cur);
 		if (res) {
@@ -808,6 +877,9 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	if (rc)
 		ret = rc;
 out_cleanup:
+	if (o->coord)
+		coord_end(o->coord, point, ret ? ret : interrupted ? 128 + interrupted : 0,
+			  lease_why[0] ? lease_why : end_why);
 	join_feeders(p, feeders, o);
 	result_free(&prev);
 	if (!o->keep || (ret && !partial))
@@ -834,6 +906,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		{ "start-at", required_argument, NULL, 'T' },
 		{ "lease", required_argument, NULL, 'l' },
 		{ "lease-secs", required_argument, NULL, 'e' },
+		{ "coordinator", required_argument, NULL, 'C' },
+		{ "host-name", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -878,6 +952,12 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o,
 		case 'e':
 			if (parse_lease_opt(ch, optarg, o))
 				return -1;
+			break;
+		case 'C':
+			o->coordinator = optarg;
+			break;
+		case 'H':
+			o->host_name = optarg;
 			break;
 		case 'P':
 			if (!points)
@@ -1105,7 +1185,7 @@ static int run_many(char **files, int n, struct run_opts *o)
 	}
 	if (ret || o->dry_run)
 		goto out;
-	ret = run_ready();
+	ret = run_ready() ?: run_coord_open(o, "run", n);
 	if (ret)
 		goto out;
 	for (k = 0; k < n; k++) {
@@ -1126,6 +1206,7 @@ static int run_many(char **files, int n, struct run_opts *o)
 			break;
 		}
 	}
+	run_coord_bye(o, ret);
 	if (ran)
 		o->ops->jobs(res, ran);
 out:
@@ -1170,7 +1251,9 @@ int cmd_run(int argc, char **argv)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else
 		snprintf(job, sizeof(job), "run-%d", (int)getpid());
-	ret = run_job(&p, &o, job, NULL);
+	ret = run_coord_open(&o, "run", 1);
+	if (!ret)
+		ret = run_coord_bye(&o, run_job(&p, &o, job, NULL));
 out:
 	profile_free(&p);
 	return ret;
@@ -1423,11 +1506,17 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 			(unsigned long long)slot / 1000);
 	}
 	curve_set_max(p, trace_iops);
+	/* The maximum and every point, each started by the coordinator. */
+	ret = run_coord_open(o, "curve", n + 1);
+	if (ret) {
+		free(h);
+		return ret;
+	}
 	memset(&r, 0, sizeof(r));
 	ret = run_job(p, o, job, &r);
 	if (ret) {
 		free(h);
-		return ret;
+		return run_coord_bye(o, ret);
 	}
 	curve_measure(&r, &mx, h);
 	result_free(&r);
@@ -1477,7 +1566,9 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 	}
 	curve_print(o, max, pts, h + 1, done, at, slot);
 	free(h);
-	return interrupted ? 128 + interrupted : overran || o->lease_out ? EXIT_FAIL : EXIT_OK;
+	return run_coord_bye(o, interrupted ? 128 + interrupted :
+			     overran || o->lease_out || (ret && ret != EXIT_FAIL) ?
+			     EXIT_FAIL : EXIT_OK);
 }
 
 static const char *replay_usage =
@@ -1513,7 +1604,8 @@ static void replay_help(void)
 	       "      --name JOB          the job's name (default: replay-PID)\n"
 	       "      --keep              leave the job when done\n"
 	       "      --start-at TIME     the trace's start at TIME (as for run)\n"
-	       "      --lease FILE, --lease-secs N  as for run\n"
+	       "      --lease FILE, --lease-secs N, --coordinator HOST:PORT,\n"
+	       "      --host-name NAME    as for run\n"
 	       "Exit status: 0 done, 1 failed, 2 usage, 3 module not loaded.\n",
 	       replay_usage);
 }
@@ -1537,6 +1629,8 @@ int cmd_replay(int argc, char **argv)
 		{ "start-at", required_argument, NULL, 'T' },
 		{ "lease", required_argument, NULL, 'l' },
 		{ "lease-secs", required_argument, NULL, 'e' },
+		{ "coordinator", required_argument, NULL, 'C' },
+		{ "host-name", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -1601,6 +1695,12 @@ int cmd_replay(int argc, char **argv)
 		case 'e':
 			if (parse_lease_opt(c, optarg, &o))
 				return EXIT_USAGE;
+			break;
+		case 'C':
+			o.coordinator = optarg;
+			break;
+		case 'H':
+			o.host_name = optarg;
 			break;
 		case 'k':
 			o.keep = true;
@@ -1673,7 +1773,9 @@ int cmd_replay(int argc, char **argv)
 		snprintf(job, sizeof(job), "%s", o.name);
 	else
 		snprintf(job, sizeof(job), "replay-%d", (int)getpid());
-	ret = run_job(&p, &o, job, NULL);
+	ret = run_coord_open(&o, "replay", 1);
+	if (!ret)
+		ret = run_coord_bye(&o, run_job(&p, &o, job, NULL));
 out:
 	profile_free(&p);
 	return ret;

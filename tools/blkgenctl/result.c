@@ -75,6 +75,35 @@ const char *const zone_names[ZC_NR] = {
 	"zone_reads_beyond_wp",
 };
 
+/* WL/intervals of workload directory @dir into @w (host order). */
+static int load_intervals(const char *dir, struct wl_result *w)
+{
+	char path[4096];
+	size_t size, i;
+
+	if (cfs_path(path, sizeof(path), dir, "intervals"))
+		return -ENAMETOOLONG;
+	w->iv = cfs_read_file(path, &size);
+	if (!w->iv)
+		return -errno;
+	w->nr_iv = size / sizeof(*w->iv);
+	for (i = 0; i < w->nr_iv; i++) {	/* the file is little-endian */
+		struct blkgen_interval *iv = &w->iv[i];
+		int d;
+
+		iv->start_ms = le64toh(iv->start_ms);
+		iv->length_ms = le32toh(iv->length_ms);
+		for (d = 0; d < 2; d++) {
+			iv->ios[d] = le64toh(iv->ios[d]);
+			iv->bytes[d] = le64toh(iv->bytes[d]);
+			iv->lat_sum_ns[d] = le64toh(iv->lat_sum_ns[d]);
+			iv->lat_max_ns[d] = le64toh(iv->lat_max_ns[d]);
+		}
+		iv->errors = le64toh(iv->errors);
+	}
+	return 0;
+}
+
 /*
  * A zoned workload's results: on a zoned device (or, from a file, with
  * zone counters), or any zone counter set.
@@ -145,27 +174,7 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 			w->verify_log = NULL;
 		}
 	}
-	if (cfs_path(path, sizeof(path), dir, "intervals"))
-		return -ENAMETOOLONG;
-	w->iv = cfs_read_file(path, &size);
-	if (!w->iv)
-		return -errno;
-	w->nr_iv = size / sizeof(*w->iv);
-	for (i = 0; i < w->nr_iv; i++) {	/* the file is little-endian */
-		struct blkgen_interval *iv = &w->iv[i];
-		int d;
-
-		iv->start_ms = le64toh(iv->start_ms);
-		iv->length_ms = le32toh(iv->length_ms);
-		for (d = 0; d < 2; d++) {
-			iv->ios[d] = le64toh(iv->ios[d]);
-			iv->bytes[d] = le64toh(iv->bytes[d]);
-			iv->lat_sum_ns[d] = le64toh(iv->lat_sum_ns[d]);
-			iv->lat_max_ns[d] = le64toh(iv->lat_max_ns[d]);
-		}
-		iv->errors = le64toh(iv->errors);
-	}
-	return 0;
+	return load_intervals(dir, w);
 }
 
 /**
@@ -227,6 +236,41 @@ int result_load(const char *job, struct job_result *r)
 		}
 	}
 	return 0;
+}
+
+/**
+ * result_load_intervals() - Read each workload's time series alone (the
+ * intervals finished so far, during a run): cheap enough for each second.
+ * @job: job name
+ * @r: its workloads' names and series; release with result_free()
+ * Return: 0 or -errno.
+ */
+int result_load_intervals(const char *job, struct job_result *r)
+{
+	char dir[4096], wdir[4096], **names;
+	int i, n, ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (strchr(job, '/') || cfs_path(dir, sizeof(dir), sfs_root(), job))
+		return -ENOENT;
+	n = cfs_list(dir, &names);
+	if (n < 0)
+		return n;
+	r->wl = calloc(n ? n : 1, sizeof(*r->wl));
+	if (!r->wl) {
+		cfs_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		r->wl[i].name = names[i];
+		names[i] = NULL;
+	}
+	r->nr_wl = n;
+	cfs_free_list(names, n);
+	for (i = 0; i < n && !ret; i++)
+		ret = cfs_path(wdir, sizeof(wdir), dir, r->wl[i].name) ?:
+		      load_intervals(wdir, &r->wl[i]);
+	return ret;
 }
 
 void result_free(struct job_result *r)

@@ -29,7 +29,11 @@ struct run_opts {
 	const char *lease;	/* --lease: a file its controller renews */
 	unsigned int lease_secs;	/* --lease-secs: how stale it may grow */
 	uint64_t lease_began;	/* CLOCK_REALTIME ns this command's first run began */
-	bool lease_out;		/* the lease ran out: no further run */
+	bool lease_out;		/* the lease ran out (or the coordinator said stop) */
+	const char *coordinator;	/* --coordinator HOST:PORT */
+	const char *host_name;	/* --host-name, default the host's name */
+	struct coord *coord;	/* connected: every run started by it */
+	int coord_point;	/* the next run's number for it */
 };
 
 /* --lease-secs when --lease is given alone */
@@ -38,6 +42,13 @@ struct run_opts {
 int parse_lease_opt(int ch, const char *arg, struct run_opts *o);
 /* After parsing: --lease-secs needs --lease, whose file must exist. */
 int check_lease_opts(const struct run_opts *o);
+
+/*
+ * --coordinator: connect and say hello (@command, @points runs) before the
+ * first run; 0, or EXIT_FAIL said. run_coord_bye() at the end returns @ret.
+ */
+int run_coord_open(struct run_opts *o, const char *command, int points);
+int run_coord_bye(struct run_opts *o, int ret);
 
 /* Load PROFILE (a file or an installed name), apply @o, check it, catch signals. */
 int run_load(const char *file, struct profile *p, struct run_opts *o);
