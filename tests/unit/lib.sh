@@ -15,7 +15,7 @@ ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1"; fail=1; }
 
 # blkgenctl's commands that take options (the help and completion tests).
-commands="run curve replay trace-stats record review compare vdi list status report stop rm verify merge convert plot"
+commands="run curve replay coordinate trace-stats record review compare vdi list status report stop rm verify merge convert plot"
 
 # help_opts CMD: the options CMD's --help names (its usage lines and its
 # option lines), one per line, sorted.

@@ -58,6 +58,7 @@ struct coordinator {
 	const char *command;	/* the first hello's */
 	int points;
 	uint64_t lead_ms;
+	uint64_t silent_ms;	/* --silent-secs: a host silent this long is lost */
 	uint64_t start_at;	/* --start-at: the first run's instant */
 	int point;		/* the run under way (started), -1 before */
 	uint64_t point_at;	/* its instant */
@@ -392,18 +393,15 @@ static bool all_done(struct coordinator *c)
 	return true;
 }
 
-static int listen_on(const char *addr, char *why, size_t len)
+static int listen_on(const char *addr, const struct sockaddr_storage *ss,
+		     socklen_t sl, char *why, size_t len)
 {
-	struct sockaddr_storage ss;
-	socklen_t sl;
 	int fd, one = 1;
 
-	if (coord_resolve(addr, true, &ss, &sl, why, len))
-		return -1;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 64)) {
+	    bind(fd, (const struct sockaddr *)ss, sl) || listen(fd, 64)) {
 		snprintf(why, len, "'%s': %s", addr, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -414,7 +412,7 @@ static int listen_on(const char *addr, char *why, size_t len)
 
 static const char coord_usage[] =
 	"usage: blkgenctl coordinate --hosts N [--listen [ADDR:]PORT] [--lead-ms MS]\n"
-	"                            [--start-at TIME] [--wait-secs S]";
+	"                            [--start-at TIME] [--wait-secs S] [--silent-secs S]";
 
 static void coord_help(void)
 {
@@ -430,10 +428,12 @@ static void coord_help(void)
 	       "                       ready for it (default 2000)\n"
 	       "      --start-at TIME  the first run's instant instead (as for run)\n"
 	       "      --wait-secs S    how long to wait for every host to connect and\n"
-	       "                       be ready for the first run (default 120)\n\n"
+	       "                       be ready for the first run (default 120)\n"
+	       "      --silent-secs S  a host silent this long is lost (default %d;\n"
+	       "                       each host speaks every second)\n\n"
 	       "Exit status: 0 when every host ended cleanly, 1 when one failed, was\n"
 	       "lost or never came (every host stopped), 130 when interrupted.\n",
-	       coord_usage, COORD_MAX_HOSTS);
+	       coord_usage, COORD_MAX_HOSTS, COORD_HOST_SILENT_SECS);
 }
 
 static int parse_uint(const char *opt, const char *arg, uint64_t lo, uint64_t hi,
@@ -461,6 +461,7 @@ int cmd_coordinate(int argc, char **argv)
 		{ "lead-ms", required_argument, NULL, 'L' },
 		{ "start-at", required_argument, NULL, 'a' },
 		{ "wait-secs", required_argument, NULL, 'w' },
+		{ "silent-secs", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -468,6 +469,8 @@ int cmd_coordinate(int argc, char **argv)
 	const char *listen_addr = "7010";
 	uint64_t v, wait_secs = 120, began, last_ping = 0, done_at = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sockaddr_storage ss;
+	socklen_t sl;
 	char why[512];
 	int ch, lfd, i, rc;
 
@@ -477,6 +480,7 @@ int cmd_coordinate(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	c->lead_ms = 2000;
+	c->silent_ms = COORD_HOST_SILENT_SECS * 1000ULL;
 	c->point = -1;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -504,6 +508,11 @@ int cmd_coordinate(int argc, char **argv)
 			if (parse_uint("--wait-secs", optarg, 1, 86400, &wait_secs))
 				goto usage;
 			break;
+		case 's':
+			if (parse_uint("--silent-secs", optarg, 1, 3600, &v))
+				goto usage;
+			c->silent_ms = v * 1000;
+			break;
 		case 'h':
 			coord_help();
 			free(c);
@@ -517,7 +526,11 @@ int cmd_coordinate(int argc, char **argv)
 			optind != argc ? "unexpected arguments" : "--hosts N: how many hosts take part");
 		goto usage;
 	}
-	lfd = listen_on(listen_addr, why, sizeof(why));
+	if (coord_resolve(listen_addr, true, &ss, &sl, why, sizeof(why))) {
+		fprintf(stderr, "blkgenctl: coordinate: --listen %s\n", why);
+		goto usage;
+	}
+	lfd = listen_on(listen_addr, &ss, sl, why, sizeof(why));
 	if (lfd < 0) {
 		fprintf(stderr, "blkgenctl: coordinate: --listen %s\n", why);
 		free(c);
@@ -584,9 +597,10 @@ int cmd_coordinate(int argc, char **argv)
 					host_failed(c, h, ret == -EPIPE ?
 						    "closed its connection before its command ended" :
 						    "spoke no protocol of ours");
-			} else if (h->heard_ms < now && now - h->heard_ms > COORD_HOST_SILENT_SECS * 1000ULL &&
+			} else if (h->heard_ms < now && now - h->heard_ms > c->silent_ms &&
 				   !h->bye) {
-				snprintf(why, sizeof(why), "said nothing for %d s", COORD_HOST_SILENT_SECS);
+				snprintf(why, sizeof(why), "said nothing for %llu s",
+					 (unsigned long long)c->silent_ms / 1000);
 				host_failed(c, h, why);
 				close(h->conn.fd);
 				h->conn.fd = -1;

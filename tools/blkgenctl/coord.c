@@ -24,7 +24,8 @@
 
 int coord_send(int fd, struct json_object *msg)
 {
-	const char *s = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN);
+	const char *s = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	size_t len = strlen(s), off = 0;
 	char *line = malloc(len + 1);
 	int ret = 0;
