@@ -459,7 +459,8 @@ else
 	sleep 1
 	# Both runs are there to be stopped (else "gone" proves nothing),
 	# each with a watcher: the seconds from its lease's last renewal
-	# to its last job's end, by its own clock.
+	# (or start_at, if later: an armed job's lease waits for it) to its
+	# last job's end, by its own clock.
 	for p in "$port_a" "$port_b"; do
 		gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && exit 0; done; exit 1' ||
 			fail "the interrupted run: no job on the guest on port $p before the interrupt"
@@ -468,7 +469,9 @@ import glob, os, time
 while glob.glob(\"/sys/kernel/config/blkgen/*/\"):
     time.sleep(0.1)
 gone = time.time()
-last = max(os.stat(f).st_mtime for f in glob.glob(\"/var/tmp/blkgen/*.lease\"))
+# The lease counts from its last renewal, and not before start_at (its name).
+f = max(glob.glob(\"/var/tmp/blkgen/*.lease\"), key=os.path.getmtime)
+last = max(os.stat(f).st_mtime, float(os.path.basename(f)[:-6]))
 open(\"/var/tmp/gone\", \"w\").write(\"%.2f\\n\" % (gone - last))
 ' < /dev/null > /dev/null 2>&1 &"
 	done

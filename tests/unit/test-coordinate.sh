@@ -14,13 +14,13 @@
 
 port=$((20000 + $$ % 20000))
 # The hosts' connections (conn sets them).
-a='' b='' c=''
+a='' b='' c='' w=''
 # A write to a coordinator that has closed fails; it does not kill us.
 trap "" PIPE
 
 # start ARGS...: a coordinator on the loopback (pid in cpid), listening.
 start() {
-	"$ctl" coordinate --listen 127.0.0.1:$port "$@" > "$tmp/log" 2>&1 &
+	"$ctl" coordinate --listen 127.0.0.1:$port "$@" < /dev/null > "$tmp/log" 2>&1 &
 	cpid=$!
 	for _ in $(seq 100); do
 		grep -q '^coordinate: listening' "$tmp/log" && return 0
@@ -207,6 +207,28 @@ kill -INT "$cpid"
 hear "$a" '"stop":"the coordinator was interrupted"' && ok "interrupted: the host told"
 say "$a" '{"bye":130}'
 finish 130 && ok "interrupted: exit 130"
+exec {a}>&-
+
+# --while-stdin: its standard input ended, every host stopped. (Its
+# FIFO opened for writing after the coordinator started: it does not
+# hold the writing end itself.)
+mkfifo "$tmp/fifo"
+"$ctl" coordinate --listen 127.0.0.1:$port --hosts 2 --while-stdin < "$tmp/fifo" > "$tmp/log" 2>&1 &
+cpid=$!
+exec {w}> "$tmp/fifo"
+for _ in $(seq 100); do
+	grep -q '^coordinate: listening' "$tmp/log" && break
+	sleep 0.05
+done
+conn a
+say "$a" '{"hello":"a","command":"run","points":1}'
+sleep 0.3
+grep -q 'stop' "$tmp/log" && notok "stopped while its standard input is open"
+exec {w}>&-
+hear "$a" '"stop":"the coordinator'"'"'s controller is gone (its standard input ended)"' &&
+	ok "--while-stdin: its standard input ended, the host told to stop"
+say "$a" '{"bye":1}'
+finish 1 && ok "--while-stdin: exit 1"
 exec {a}>&-
 
 # Bad options.

@@ -412,7 +412,8 @@ static int listen_on(const char *addr, const struct sockaddr_storage *ss,
 
 static const char coord_usage[] =
 	"usage: blkgenctl coordinate --hosts N [--listen [ADDR:]PORT] [--lead-ms MS]\n"
-	"                            [--start-at TIME] [--wait-secs S] [--silent-secs S]";
+	"                            [--start-at TIME] [--wait-secs S] [--silent-secs S]\n"
+	"                            [--while-stdin]";
 
 static void coord_help(void)
 {
@@ -430,7 +431,9 @@ static void coord_help(void)
 	       "      --wait-secs S    how long to wait for every host to connect and\n"
 	       "                       be ready for the first run (default 120)\n"
 	       "      --silent-secs S  a host silent this long is lost (default %d;\n"
-	       "                       each host speaks every second)\n\n"
+	       "                       each host speaks every second)\n"
+	       "      --while-stdin    stop every host when standard input ends (the\n"
+	       "                       process that started it, with a pipe to it, gone)\n\n"
 	       "Exit status: 0 when every host ended cleanly, 1 when one failed, was\n"
 	       "lost or never came (every host stopped), 130 when interrupted.\n",
 	       coord_usage, COORD_MAX_HOSTS, COORD_HOST_SILENT_SECS);
@@ -462,6 +465,7 @@ int cmd_coordinate(int argc, char **argv)
 		{ "start-at", required_argument, NULL, 'a' },
 		{ "wait-secs", required_argument, NULL, 'w' },
 		{ "silent-secs", required_argument, NULL, 's' },
+		{ "while-stdin", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -473,6 +477,7 @@ int cmd_coordinate(int argc, char **argv)
 	socklen_t sl;
 	char why[512];
 	int ch, lfd, i, rc;
+	bool while_stdin = false;
 
 	c = calloc(1, sizeof(*c));
 	if (!c) {
@@ -513,6 +518,9 @@ int cmd_coordinate(int argc, char **argv)
 				goto usage;
 			c->silent_ms = v * 1000;
 			break;
+		case 'i':
+			while_stdin = true;
+			break;
 		case 'h':
 			coord_help();
 			free(c);
@@ -545,11 +553,12 @@ int cmd_coordinate(int argc, char **argv)
 	began = mono_ms();
 
 	for (;;) {
-		struct pollfd pf[COORD_MAX_HOSTS + 1];
+		struct pollfd pf[COORD_MAX_HOSTS + 2];
 		uint64_t now;
 		int n = 0;
 
 		pf[n++] = (struct pollfd){ .fd = c->nr < c->want ? lfd : -1, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = while_stdin ? 0 : -1, .events = POLLIN };
 		for (i = 0; i < c->nr; i++)
 			pf[n++] = (struct pollfd){ .fd = c->h[i].gone ? -1 : c->h[i].conn.fd,
 						   .events = POLLIN };
@@ -560,6 +569,16 @@ int cmd_coordinate(int argc, char **argv)
 			snprintf(why, sizeof(why), "the coordinator was %s",
 				 coord_sig == SIGINT ? "interrupted" : "terminated");
 			stop_all(c, why);
+		}
+		/* Standard input ended (or said anything): its starter is gone. */
+		if (pf[1].revents) {
+			char b[256];
+
+			if (read(0, b, sizeof(b)) <= 0) {
+				while_stdin = false;
+				if (!c->stop_sent)
+					stop_all(c, "the coordinator's controller is gone (its standard input ended)");
+			}
 		}
 		if (pf[0].revents & POLLIN) {
 			int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);

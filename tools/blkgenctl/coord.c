@@ -274,7 +274,8 @@ struct coord *coord_connect(const char *addr, const char *name,
 	struct coord *c;
 	socklen_t sl;
 	char why[512];
-	int one = 1;
+	int one = 1, err, said = 0;
+	uint64_t start;
 
 	if (coord_resolve(addr, false, &ss, &sl, why, sizeof(why))) {
 		fprintf(stderr, "blkgenctl: --coordinator %s\n", why);
@@ -287,8 +288,30 @@ struct coord *coord_connect(const char *addr, const char *name,
 	}
 	snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	c->silent_secs = silent_secs ? silent_secs : COORD_SILENT_SECS;
-	c->conn.fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (c->conn.fd < 0 || connect(c->conn.fd, (struct sockaddr *)&ss, sl)) {
+	/*
+	 * Refused (not listening yet: an orchestrator may start the hosts
+	 * first), tried again each 0.2 s for silent_secs.
+	 */
+	for (start = mono_ms();; ) {
+		c->conn.fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (c->conn.fd < 0)
+			break;
+		if (!connect(c->conn.fd, (struct sockaddr *)&ss, sl))
+			break;
+		err = errno;
+		close(c->conn.fd);
+		c->conn.fd = -1;
+		errno = err;
+		if ((err != ECONNREFUSED && err != EHOSTUNREACH && err != ENETUNREACH &&
+		     err != ETIMEDOUT) || run_interrupted() ||
+		    mono_ms() - start >= c->silent_secs * 1000ULL)
+			break;
+		if (!said++)
+			fprintf(stderr, "blkgenctl: --coordinator %s: %s: trying again for %u s\n",
+				addr, strerror(err), c->silent_secs);
+		poll(NULL, 0, 200);
+	}
+	if (c->conn.fd < 0) {
 		fprintf(stderr, "blkgenctl: --coordinator %s: %s (is blkgenctl coordinate listening there?)\n",
 			addr, strerror(errno));
 		goto fail;

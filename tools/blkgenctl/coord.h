@@ -57,8 +57,9 @@ struct job_result;
 /*
  * Connect to the coordinator at @addr and say hello: this host's @name,
  * its @command (run, curve, replay) and how many runs (@points) it will
- * make. @silent_secs: a coordinator silent this long is gone. NULL, with
- * a message printed, when it cannot.
+ * make. @silent_secs: a coordinator silent this long is gone (and one
+ * that refuses the connection is tried again for as long). NULL, with a
+ * message printed, when it cannot.
  */
 struct coord *coord_connect(const char *addr, const char *name,
 			    const char *command, int points,
