@@ -31,6 +31,7 @@ pkgs=(
 	chromium					# review: the HTML report in a browser (unit: test-review.sh)
 	jq						# JSON in the host tests (unit, multihost)
 	ansible-core ansible-lint openssh-client	# ansible/: linted, run against two VMs
+	pycodestyle pyflakes3			# the collection's Python (its plugins), offline
 	dropbear-bin					# the VMs' ssh server (tests/multihost)
 )
 

@@ -78,7 +78,7 @@ fi
 
 # Ports: this run's own, so that two runs on one machine do not meet.
 base=$((20000 + $$ % 20000))
-ntp_port=$base port_a=$((base + 1)) port_b=$((base + 2))
+ntp_port=$base port_a=$((base + 1)) port_b=$((base + 2)) coord_port=$((base + 3))
 
 ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost || exit 1
 printf 'NTP_PORT=%s\n' "$ntp_port" > "$out/guest.conf"
@@ -246,6 +246,8 @@ ansible_user=root
 ansible_ssh_private_key_file=$out/key
 ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
 ansible_python_interpreter=/usr/bin/python3
+blkgen_coordinator_port=$coord_port
+blkgen_ctl=$top/tools/blkgenctl/blkgenctl
 INV
 printf 'blkgen_device: /dev/nvme0n1\nblkgen_profile_src: 4k-random-read.prof\n' > "$lab/host_vars/blkgen-a.yml"
 printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
@@ -297,26 +299,34 @@ if [ $rc2 != 0 ] && grep -q 'blkgen-b: /dev/nvme9n9 is not there' "$out/ansible-
 else
 	fail "one host's device missing: exit $rc2, nojobs $(nojobs && echo yes || echo no) (${out#"$top"/}/ansible-nodev.log)"
 fi
-n=$(grep -cE '"msg": "blkgenctl run [^"]* --device /dev/(nvme0n1|nullb0) [^"]*--start-at [0-9.]+ \(limit [0-9]+ s\)"' "$out/ansible-check.log")
+n=$(grep -cE '"msg": "blkgenctl run [^"]* --device /dev/(nvme0n1|nullb0) [^"]*--coordinator CONTROLLER:[0-9]+ \(limit [0-9]+ s\)"' "$out/ansible-check.log")
 # blkgen-b's limit: the profile's planned 70 s (its dry run), the lead
-# (10 s) and 120 s.
+# (2 s) and 120 s.
 if [ $rc3 = 0 ] && [ "$n" = 2 ] && [ ! -e "$out/check" ] && nojobs &&
-   grep -q -- '--device /dev/nullb0 --start-at [0-9.]* (limit 200 s)' "$out/ansible-check.log"; then
+   grep -q -- "--device /dev/nullb0 --coordinator CONTROLLER:$coord_port (limit 192 s)" "$out/ansible-check.log"; then
 	pass "check mode: both hosts' command lines said (the limit from the planned length), nothing run"
 else
 	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log)"
 fi
 
-# A lead of 25 s: the checks and the launch, Python started in each TCG
-# guest, took 6 to 20 s with this test alone.
+# The hosts started first (Python in each TCG guest: 6 to 20 s), each
+# waiting for the coordinator; each run starts 2 s after both are ready.
 say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run (log: ${out#"$top"/}/ansible.log)"
 play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
-	-e blkgen_lead=25 -e "blkgen_results=$out/results" \
-	-e "blkgen_ctl=$top/tools/blkgenctl/blkgenctl"
+	-e "blkgen_results=$out/results"
 rc=$?
 mv "$out/ansible-run.log" "$out/ansible.log"
 [ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on two hosts, each its own device" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
+# The live totals in the controller's output: a line for each interval
+# of 0.5 s of the 4 s measured (of both hosts, or naming the one whose
+# interval had not come 2 s later).
+n=0
+for i in 1 2 3 4 5 6 7 8; do
+	grep -q "^live: run 0 interval $i: [12]/2 hosts  ios [0-9]*  IOPS " "$out/ansible.log" && n=$((n + 1))
+done
+[ $n = 8 ] && pass "live totals in the controller's output: each of the 8 intervals ($(grep -c '^live: run 0 interval [0-9]*: 2/2 hosts' "$out/ansible.log") of both hosts)" ||
+	fail "live totals: $n of the 8 intervals in the controller's output (${out#"$top"/}/ansible.log)"
 nojobs && pass "no job left on either host after the run" || fail "a job was left on a host after the run"
 
 # The guests' clocks after the run, by chrony against the host's: the
@@ -428,89 +438,125 @@ else
 	fail "no reports in ${out#"$top"/}/results (ansible.log: $(tail -n 3 "$out/ansible.log" | tr '\n' ' '))"
 fi
 
-# The controller interrupted (SIGINT to ansible-playbook's process group,
-# as Ctrl-C sends it) once it polls a 60 s run every 5 s (its hosts
-# armed, its wait for start_at over): every host's lease (two poll
-# intervals, 10 s) runs out, and its job is gone within the lease and
-# 3 s of the last renewal, both read by the guest's own clock (a watcher
-# in each guest: blkgenctl looks at the lease each second, then stops
-# the job and removes it). Seen from here, within 30 s (ansible's own
-# exit and ssh into TCG guests on a busy machine add seconds: CI once
-# saw 16.5 s where the guests' own figures are under 12 s).
-poll=5
-# (A background command of this script starts with SIGINT ignored, and
-# Python keeps it so: env gives ansible-playbook the default back.)
-setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
-	play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000"' \
-	-e blkgen_lead=20 -e blkgen_poll_secs=$poll -e blkgen_clock_check=false \
-	-e "blkgen_results=$out/interrupted" < /dev/null > "$out/ansible-interrupted.log" 2>&1 &
-ctl=$!
-polling=
-for _ in $(seq 240); do
-	grep -q 'TASK \[blkgen.multihost.run : Renew the leases' "$out/ansible-interrupted.log" && { polling=1; break; }
-	kill -0 $ctl 2> /dev/null || break
-	sleep 0.5
-done
-if [ -z "$polling" ]; then
-	fail "the interrupted run never polled (${out#"$top"/}/ansible-interrupted.log)"
+# watch PORT: a watcher in that guest that writes, when no job there is
+# running or armed any more (its state stopped, done, or the job gone),
+# the time by its clock (CLOCK_REALTIME, kept by chrony within a
+# millisecond of this host's) to /var/tmp/stopped.
+watch() {
+	gssh "$1" 'cat > /var/tmp/watch.py' <<'PY'
+import glob
+import time
+
+
+def busy():
+    for f in glob.glob("/sys/kernel/blkgen/*/state"):
+        try:
+            with open(f) as s:
+                if s.read().strip() in ("running", "armed"):
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+while busy():
+    time.sleep(0.02)
+with open("/var/tmp/stopped", "w") as out:
+    out.write("%.3f\n" % time.time())
+PY
+	gssh "$1" "rm -f /var/tmp/stopped; setsid $py /var/tmp/watch.py < /dev/null > /dev/null 2>&1 &"
+}
+
+# longrun NAME: a 60 s run at 5000 IOPS (a guest's one vCPU left to its
+# blkgenctl: unthrottled on null_blk, the worker kept it off the CPU for
+# up to 1.9 s) in the background (pid in $ctl, its own
+# process group, SIGINT at its default: a background command of a
+# script starts with it ignored, and Python keeps it so), and wait until
+# the controller shows both hosts' first live total. 1 if it never did.
+longrun() {
+	local log=$out/ansible-$1.log
+	setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
+		play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000 --set rate_iops=5000"' \
+		-e blkgen_clock_check=false -e "blkgen_results=$out/$1" < /dev/null > "$log" 2>&1 &
+	ctl=$!
+	for _ in $(seq 480); do
+		grep -q '^live: run 0 interval 1: 2/2 hosts' "$log" && return 0
+		kill -0 $ctl 2> /dev/null || break
+		sleep 0.25
+	done
+	fail "$1: no live total of both hosts in the controller's output (${log#"$top"/})"
 	kill -INT -- -$ctl 2> /dev/null
 	wait $ctl
-else
-	sleep 1
-	# Both runs are there to be stopped (else "gone" proves nothing),
-	# each with a watcher: the seconds from its lease's last renewal
-	# (or start_at, if later: an armed job's lease waits for it) to its
-	# last job's end, by its own clock.
-	for p in "$port_a" "$port_b"; do
-		gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && exit 0; done; exit 1' ||
-			fail "the interrupted run: no job on the guest on port $p before the interrupt"
-		gssh "$p" "rm -f /var/tmp/gone; setsid $py -c '
-import glob, os, time
-while glob.glob(\"/sys/kernel/config/blkgen/*/\"):
-    time.sleep(0.1)
-gone = time.time()
-# The lease counts from its last renewal, and not before start_at (its name).
-f = max(glob.glob(\"/var/tmp/blkgen/*.lease\"), key=os.path.getmtime)
-last = max(os.stat(f).st_mtime, float(os.path.basename(f)[:-6]))
-open(\"/var/tmp/gone\", \"w\").write(\"%.2f\\n\" % (gone - last))
-' < /dev/null > /dev/null 2>&1 &"
+	return 1
+}
+
+# stopped_within NAME T0 SECS GUEST...: each GUEST's (a, b) watcher saw
+# its job stopped within SECS of T0 (this host's clock, epoch seconds).
+stopped_within() {
+	local what=$1 t0=$2 secs=$3 g p w d
+	shift 3
+	for _ in $(seq 40); do
+		nojobs && break
+		sleep 0.5
 	done
+	for g in "$@"; do
+		p=port_$g
+		w=$(gssh "${!p}" 'cat /var/tmp/stopped' 2> /dev/null)
+		d=$(awk -v w="${w:-0}" -v t="$t0" 'BEGIN { printf "%.2f", w - t }')
+		if [ -n "$w" ] && awk -v d="$d" -v l="$secs" 'BEGIN { exit !(d <= l) }'; then
+			pass "$what: blkgen-$g's job stopped $d s after, by its clock (within $secs s)"
+		else
+			fail "$what: blkgen-$g's job stopped ${w:+$d s after}${w:-never (its watcher said nothing)}, not within $secs s"
+		fi
+	done
+}
+
+# The controller interrupted (SIGINT to ansible-playbook's process group,
+# as Ctrl-C sends it) during a 60 s run, once its live totals show: the
+# coordinator, in that group, stops both hosts at once: within 2 s by
+# the guests' own clocks (each stops its job at its next look, each
+# 0.1 s).
+if longrun interrupted; then
+	watch "$port_a"
+	watch "$port_b"
 	kill -INT -- -$ctl
 	t0=$(date +%s.%N)
 	wait $ctl
 	rc=$?
-	gone=
-	while :; do
-		dt=$(awk -v t0="$t0" -v now="$(date +%s.%N)" 'BEGIN { printf "%.1f", now - t0 }')
-		nojobs && { gone=$dt; break; }
-		awk -v dt="$dt" 'BEGIN { exit !(dt > 30) }' && break
-		sleep 0.25
-	done
-	lease=$((2 * poll))
-	if [ -n "$gone" ]; then
-		pass "ansible-playbook interrupted (exit $rc): every host's job gone, seen from here $gone s after"
-		sleep 1
-		for g in a b; do
-			p=port_$g
-			w=$(gssh "${!p}" 'cat /var/tmp/gone' 2> /dev/null)
-			if [ -z "$w" ]; then
-				fail "blkgen-$g: its watcher of the interrupted run said nothing"
-			elif awk -v w="$w" -v l=$lease 'BEGIN { exit !(w <= l + 3) }'; then
-				pass "blkgen-$g: its job gone $w s after its lease's last renewal (lease $lease s, two poll intervals)"
-			else
-				fail "blkgen-$g: its job gone $w s after its lease's last renewal, not within the lease ($lease s) + 3 s"
-			fi
-		done
-	else
-		fail "ansible-playbook interrupted (exit $rc): a host's job still there 30 s after (${out#"$top"/}/ansible-interrupted.log)"
-	fi
+	stopped_within "ansible-playbook interrupted (exit $rc)" "$t0" 2 a b
 	[ "$rc" = 99 ] || fail "ansible-playbook interrupted exited $rc, not 99 (User interrupted execution)"
 	for g in a b; do
 		p=port_$g
 		gssh "${!p}" 'cat /var/tmp/blkgen/*.err' 2> /dev/null |
-			grep -q 'the lease .* was not renewed for [0-9]* s: its controller is gone' ||
-			fail "blkgen-$g: its blkgenctl did not say its lease ran out"
+			grep -q 'the coordinator said stop: the coordinator was interrupted' ||
+			fail "blkgen-$g: its blkgenctl did not say the coordinator stopped it"
 	done
+fi
+
+# One host failing midway (its job stopped from outside: blkgenctl exits
+# 1): the coordinator stops the other within 2 s, the play fails naming
+# the failed host, and both reports (what ran) are fetched and merged
+# with the failure named.
+if longrun failing; then
+	watch "$port_a"
+	t0=$(gssh "$port_b" 'date +%s.%N; blkgenctl stop "$(blkgenctl list | head -n 1)" > /dev/null')
+	wait $ctl
+	rc=$?
+	stopped_within "blkgen-b failing" "${t0%%$'\n'*}" 2 a
+	log=$out/ansible-failing.log
+	fdir=$(ls -d "$out"/failing/*/ 2> /dev/null | head -n 1)
+	if [ "$rc" = 2 ] && grep -q 'blkgen-b failed (run 0, exit 1: its job was stopped from outside this command)' "$log" &&
+	   grep -q 'blkgen-b: blkgenctl: .* was stopped from outside this command' "$log"; then
+		pass "blkgen-b failing: the play failed (exit 2) naming blkgen-b and why"
+	else
+		fail "blkgen-b failing: exit $rc, or no blkgen-b named with its reason (${log#"$top"/})"
+	fi
+	if [ -n "$fdir" ] && [ -s "$fdir/hosts/blkgen-a.json" ] && [ -s "$fdir/hosts/blkgen-b.json" ] &&
+	   grep -q '"error": *"merged with --force: .*blkgen-b failed (run 0, exit 1' "$fdir/merged.json"; then
+		pass "blkgen-b failing: both reports fetched and merged, the merge naming blkgen-b's"
+	else
+		fail "blkgen-b failing: reports or merge missing (${fdir:-no results directory})"
+	fi
 fi
 cleanup
 trap - EXIT INT TERM

@@ -63,6 +63,7 @@ struct coordinator {
 	int point;		/* the run under way (started), -1 before */
 	uint64_t point_at;	/* its instant */
 	size_t printed;		/* its intervals printed */
+	uint64_t waiting_ms;	/* since when the next one is waited for, some hosts' there */
 	char failed[512];	/* why every host was stopped, "" if not */
 	bool stop_sent;
 };
@@ -295,6 +296,7 @@ static void maybe_start(struct coordinator *c)
 	c->point = next;
 	c->point_at = at;
 	c->printed = 0;
+	c->waiting_ms = 0;
 	utc(at, when, sizeof(when));
 	printf("coordinate: run %d on %d host%s at %s (start_at %llu)\n", next, n,
 	       n == 1 ? "" : "s", when, (unsigned long long)at);
@@ -306,7 +308,8 @@ static void maybe_start(struct coordinator *c)
 			continue;
 		h->running = next;
 		h->nr_iv = 0;
-		memset(h->iv, 0, h->cap_iv * sizeof(*h->iv));
+		if (h->iv)
+			memset(h->iv, 0, h->cap_iv * sizeof(*h->iv));
 		m = json_object_new_object();
 		json_object_object_add(m, "start", json_object_new_int(next));
 		json_object_object_add(m, "at_ns", json_object_new_int64(at));
@@ -316,15 +319,17 @@ static void maybe_start(struct coordinator *c)
 
 /*
  * The hosts' total of each interval of the run under way, once every
- * host in it has sent that interval (or ended the run), or a host is two
- * intervals past it (the missing ones named).
+ * host in it has sent that interval (or ended the run), or, when some
+ * have, after two intervals and at least 2 s more without the others
+ * (they send each second): then the missing ones are named.
  */
 static void print_live(struct coordinator *c)
 {
 	for (;;) {
-		size_t i = c->printed, most = 0;
-		uint64_t ios = 0, bytes = 0, lat = 0, errs = 0, ms = 0;
-		int k, have = 0, in = 0;
+		size_t i = c->printed;
+		uint64_t ios = 0, bytes = 0, lat = 0, errs = 0, ms = 0, now = mono_ms();
+		uint64_t iv_ms = 0, late;
+		int k, have = 0, in = 0, some = 0;
 		char missing[256] = "";
 		bool all = true;
 
@@ -336,17 +341,27 @@ static void print_live(struct coordinator *c)
 			if (h->running != c->point)
 				continue;
 			in++;
-			if (h->nr_iv > most)
-				most = h->nr_iv;
-			if (i < h->nr_iv && h->iv[i].have)
+			if (i < h->nr_iv && h->iv[i].have) {
+				some++;
+				if (h->iv[i].ms > iv_ms)
+					iv_ms = h->iv[i].ms;
 				continue;
+			}
 			/* Ended the run without it: it has no more. */
 			if (h->ended >= c->point || h->gone || h->bye)
 				continue;
 			all = false;
 		}
-		if (!in || (!all && most < i + 3) || most <= i)
+		if (!in || !some)
 			return;
+		if (!all) {
+			late = 2 * iv_ms > 2000 ? 2 * iv_ms : 2000;
+			if (!c->waiting_ms)
+				c->waiting_ms = now;
+			if (now - c->waiting_ms < late)
+				return;
+		}
+		c->waiting_ms = 0;
 		for (k = 0; k < c->nr; k++) {
 			struct chost *h = &c->h[k];
 

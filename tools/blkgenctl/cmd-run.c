@@ -710,6 +710,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	int ret, rc = EXIT_OK, i;
 	bool tty = isatty(2), partial = false;
 	char lease_why[512] = "", end_why[512] = "";
+	bool end_said = false;
 	int point = o->coord_point++;
 	const char *v;
 
@@ -732,7 +733,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 					 lease_why, sizeof(lease_why))) {
 		fprintf(stderr, "blkgenctl: %s: not started: %s\n", job, lease_why);
 		o->lease_out = true;
-		ret = EXIT_FAIL;
+		ret = interrupted ? 128 + interrupted : EXIT_FAIL;
 		goto out_cleanup;
 	}
 	if (o->start_at) {
@@ -861,10 +862,14 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		/* The report says why it stopped short. */
 		if (lease_why[0] && !cur.error[0])
 			snprintf(cur.error, sizeof(cur.error), "stopped: %s", lease_why);
-		if (o->coord)
-			coord_intervals(o->coord, point, job, &cur);
 		if (!end_why[0])
 			snprintf(end_why, sizeof(end_why), "%s", cur.error);
+		/* Its end said before the report is printed: others wait on it. */
+		if (o->coord) {
+			coord_intervals(o->coord, point, job, &cur);
+			coord_end(o->coord, point, rc ? rc : ret, lease_why[0] ? lease_why : end_why);
+			end_said = true;
+		}
 		if (!o->quiet)
 			warn_behind(&cur);
 		if (res) {
@@ -877,7 +882,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	if (rc)
 		ret = rc;
 out_cleanup:
-	if (o->coord)
+	if (o->coord && !end_said)
 		coord_end(o->coord, point, ret ? ret : interrupted ? 128 + interrupted : 0,
 			  lease_why[0] ? lease_why : end_why);
 	join_feeders(p, feeders, o);
