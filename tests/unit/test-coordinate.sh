@@ -14,7 +14,7 @@
 
 port=$((20000 + $$ % 20000))
 # The hosts' connections (conn sets them).
-a='' b='' c='' w=''
+a='' b='' c='' w='' v6=''
 # A write to a coordinator that has closed fails; it does not kill us.
 trap "" PIPE
 
@@ -228,6 +228,38 @@ hear "$a" '"stop":"the coordinator'"'"'s controller is gone (its standard input 
 say "$a" '{"bye":1}'
 finish 1 && ok "--while-stdin: exit 1"
 exec {a}>&-
+
+# A connection that never says hello (a port scan, a health check)
+# takes no host's place and stops nothing; the default listen takes
+# IPv4 and IPv6 (when this machine has an IPv6 loopback).
+"$ctl" coordinate --listen $port --hosts 1 --lead-ms 200 < /dev/null > "$tmp/log" 2>&1 &
+cpid=$!
+for _ in $(seq 100); do
+	grep -q '^coordinate: listening' "$tmp/log" && break
+	sleep 0.05
+done
+exec {c}<> /dev/tcp/127.0.0.1/$port
+exec {c}>&-
+sleep 0.3
+if [ -e /proc/net/if_inet6 ] && grep -q ' lo$' /proc/net/if_inet6; then
+	v6=" (over IPv6)"
+	exec {a}<> /dev/tcp/::1/$port || { notok "the default listen refused an IPv6 connection"; exit 1; }
+else
+	v6=""
+	conn a
+fi
+say "$a" '{"hello":"a","command":"run","points":1}'
+say "$a" '{"ready":0}'
+hear "$a" '"start":0' && ok "a connection without hello dropped, the host$v6 started"
+say "$a" '{"end":0,"rc":0,"error":""}'
+say "$a" '{"bye":0}'
+finish 0 && ok "and ended cleanly: exit 0"
+exec {a}>&-
+
+# Terminated: 128 + 15.
+start --hosts 1 || exit 1
+kill -TERM "$cpid"
+finish 143 && ok "terminated: exit 143"
 
 # Bad options.
 for bad in "--hosts 0" "--hosts 2 --listen nowhere:x" "--hosts 2 --lead-ms 5" "--listen 1" \

@@ -53,7 +53,8 @@ struct chost {
 
 struct coordinator {
 	struct chost h[COORD_MAX_HOSTS];
-	int nr;			/* connected (or were) */
+	int nr;			/* connections' slots used */
+	int hellos;		/* hosts among them (said hello) */
 	int want;		/* --hosts */
 	const char *command;	/* the first hello's */
 	int points;
@@ -126,13 +127,14 @@ static void stop_all(struct coordinator *c, const char *why)
 	c->stop_sent = true;
 	if (!c->failed[0])
 		snprintf(c->failed, sizeof(c->failed), "%s", why);
-	printf("coordinate: %s: stopping every host\n", why);
+	/* The hosts first: the print may fail (its reader gone). */
 	for (i = 0; i < c->nr; i++) {
 		struct json_object *m = json_object_new_object();
 
 		json_object_object_add(m, "stop", json_object_new_string(why));
 		send_to(&c->h[i], m);
 	}
+	printf("coordinate: %s: stopping every host\n", why);
 }
 
 /* A host lost or failed: the run ends everywhere. */
@@ -203,7 +205,12 @@ static int on_msg(void *arg, struct json_object *m)
 			host_failed(c, h, why);
 			return 0;
 		}
+		if (c->hellos >= c->want) {
+			host_failed(c, h, "came beyond --hosts");
+			return 0;
+		}
 		h->hello = true;
+		c->hellos++;
 		printf("coordinate: %s connected (%s, %d run%s)\n", h->name, cmd,
 		       points, points == 1 ? "" : "s");
 		return 0;
@@ -265,13 +272,13 @@ static void maybe_start(struct coordinator *c)
 	uint64_t at, now;
 	char when[64];
 
-	if (c->stop_sent || c->nr < c->want)
+	if (c->stop_sent || c->hellos < c->want)
 		return;
 	for (i = 0; i < c->nr; i++) {
 		struct chost *h = &c->h[i];
 
 		if (!h->hello)
-			return;
+			continue;	/* not a host */
 		if (h->bye)
 			continue;	/* its curve stopped early: not waited for */
 		if (h->ready != next)
@@ -286,8 +293,8 @@ static void maybe_start(struct coordinator *c)
 		if (c->start_at < now + 100000000ULL) {
 			char why[128];
 
-			snprintf(why, sizeof(why), "--start-at passed %.1f s before every host was ready",
-				 (now - c->start_at) / 1e9);
+			snprintf(why, sizeof(why), "--start-at was %.1f s away when every host was ready (less than 0.1 s ahead)",
+				 ((int64_t)c->start_at - (int64_t)now) / 1e9);
 			stop_all(c, why);
 			return;
 		}
@@ -304,7 +311,7 @@ static void maybe_start(struct coordinator *c)
 		struct chost *h = &c->h[i];
 		struct json_object *m;
 
-		if (h->bye)
+		if (!h->hello || h->bye)
 			continue;
 		h->running = next;
 		h->nr_iv = 0;
@@ -400,12 +407,71 @@ static bool all_done(struct coordinator *c)
 {
 	int i;
 
-	if (c->nr < c->want)
+	if (c->hellos < c->want)
 		return false;
 	for (i = 0; i < c->nr; i++)
-		if (!c->h[i].bye && !c->h[i].gone)
+		if (c->h[i].hello && !c->h[i].bye && !c->h[i].gone)
 			return false;
 	return true;
+}
+
+/* Every host there has said its command ended (or is gone). */
+static bool all_said(struct coordinator *c)
+{
+	int i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->h[i].hello && !c->h[i].bye && !c->h[i].gone)
+			return false;
+	return true;
+}
+
+/*
+ * The end: each connection shut for writing, then read to its end (for
+ * at most 2 s), then closed, so that no reset overtakes a stop the host
+ * has not read yet.
+ */
+static void drain(struct coordinator *c)
+{
+	uint64_t until = mono_ms() + 2000;
+	char b[4096];
+	int i, open = 0;
+
+	for (i = 0; i < c->nr; i++)
+		if (!c->h[i].gone) {
+			shutdown(c->h[i].conn.fd, SHUT_WR);
+			open++;
+		}
+	while (open && mono_ms() < until) {
+		struct pollfd pf[COORD_MAX_HOSTS];
+		int n = 0, k;
+
+		for (i = 0; i < c->nr; i++)
+			if (!c->h[i].gone)
+				pf[n++] = (struct pollfd){ .fd = c->h[i].conn.fd, .events = POLLIN };
+		poll(pf, n, 100);
+		for (k = 0; k < n; k++) {
+			ssize_t r;
+
+			if (!pf[k].revents)
+				continue;
+			r = recv(pf[k].fd, b, sizeof(b), MSG_DONTWAIT);
+			if (r > 0 || (r < 0 && (errno == EAGAIN || errno == EINTR)))
+				continue;
+			for (i = 0; i < c->nr; i++)
+				if (c->h[i].conn.fd == pf[k].fd && !c->h[i].gone) {
+					close(pf[k].fd);
+					c->h[i].conn.fd = -1;
+					c->h[i].gone = true;
+					open--;
+				}
+		}
+	}
+	for (i = 0; i < c->nr; i++)
+		if (!c->h[i].gone) {
+			close(c->h[i].conn.fd);
+			c->h[i].gone = true;
+		}
 }
 
 static int listen_on(const char *addr, const struct sockaddr_storage *ss,
@@ -414,6 +480,12 @@ static int listen_on(const char *addr, const struct sockaddr_storage *ss,
 	int fd, one = 1;
 
 	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Every address of both families when none is given (the [::]). */
+	if (fd >= 0 && ss->ss_family == AF_INET6) {
+		int off = 0;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+	}
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(fd, (const struct sockaddr *)ss, sl) || listen(fd, 64)) {
@@ -450,7 +522,7 @@ static void coord_help(void)
 	       "      --while-stdin    stop every host when standard input ends (the\n"
 	       "                       process that started it, with a pipe to it, gone)\n\n"
 	       "Exit status: 0 when every host ended cleanly, 1 when one failed, was\n"
-	       "lost or never came (every host stopped), 130 when interrupted.\n",
+	       "lost or never came (every host stopped), 128+N when stopped by signal N.\n",
 	       coord_usage, COORD_MAX_HOSTS, COORD_HOST_SILENT_SECS);
 }
 
@@ -562,6 +634,8 @@ int cmd_coordinate(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Its reader gone (the Ansible action's): the hosts are stopped, not us. */
+	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("coordinate: listening on %s for %d host%s\n", listen_addr,
 	       c->want, c->want == 1 ? "" : "s");
@@ -572,7 +646,7 @@ int cmd_coordinate(int argc, char **argv)
 		uint64_t now;
 		int n = 0;
 
-		pf[n++] = (struct pollfd){ .fd = c->nr < c->want ? lfd : -1, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = lfd, .events = POLLIN };
 		pf[n++] = (struct pollfd){ .fd = while_stdin ? 0 : -1, .events = POLLIN };
 		for (i = 0; i < c->nr; i++)
 			pf[n++] = (struct pollfd){ .fd = c->h[i].gone ? -1 : c->h[i].conn.fd,
@@ -596,12 +670,21 @@ int cmd_coordinate(int argc, char **argv)
 			}
 		}
 		if (pf[0].revents & POLLIN) {
-			int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-			int one = 1;
+			int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+			int one = 1, k;
 
-			if (fd >= 0) {
-				struct chost *h = &c->h[c->nr++];
+			/* A slot of a connection dropped before its hello, or a new one. */
+			for (k = 0; k < c->nr; k++)
+				if (c->h[k].gone && !c->h[k].hello && !c->h[k].error[0])
+					break;
+			if (fd >= 0 && k == COORD_MAX_HOSTS) {
+				close(fd);
+			} else if (fd >= 0) {
+				struct chost *h = &c->h[k];
 
+				if (k == c->nr)
+					c->nr++;
+				free(h->iv);
 				memset(h, 0, sizeof(*h));
 				h->conn.fd = fd;
 				h->ready = h->running = h->ended = -1;
@@ -623,6 +706,17 @@ int cmd_coordinate(int argc, char **argv)
 			if (h->gone)
 				continue;
 			ret = coord_read(&h->conn, on_msg, &x);
+			/*
+			 * Not a host yet (no hello): a port scan, a health
+			 * check, another program; dropped, its slot free.
+			 */
+			if (!h->hello && !h->error[0] &&
+			    (ret || (h->heard_ms < now && now - h->heard_ms > c->silent_ms))) {
+				close(h->conn.fd);
+				h->conn.fd = -1;
+				h->gone = true;
+				continue;
+			}
 			if (ret) {
 				close(h->conn.fd);
 				h->conn.fd = -1;
@@ -630,8 +724,9 @@ int cmd_coordinate(int argc, char **argv)
 				if (!h->bye)
 					host_failed(c, h, ret == -EPIPE ?
 						    "closed its connection before its command ended" :
-						    "spoke no protocol of ours");
-			} else if (h->heard_ms < now && now - h->heard_ms > c->silent_ms &&
+						    ret == -EPROTO ? "spoke no protocol of ours" :
+						    "lost its connection before its command ended");
+			} else if (h->hello && h->heard_ms < now && now - h->heard_ms > c->silent_ms &&
 				   !h->bye) {
 				snprintf(why, sizeof(why), "said nothing for %llu s",
 					 (unsigned long long)c->silent_ms / 1000);
@@ -645,23 +740,28 @@ int cmd_coordinate(int argc, char **argv)
 			int ready = 0;
 
 			for (i = 0; i < c->nr; i++)
-				ready += c->h[i].ready == 0;
+				ready += c->h[i].hello && c->h[i].ready == 0;
 			snprintf(why, sizeof(why), "%d of %d hosts connected and %d ready within %llu s (--wait-secs)",
-				 c->nr, c->want, ready, (unsigned long long)wait_secs);
+				 c->hellos, c->want, ready, (unsigned long long)wait_secs);
 			stop_all(c, why);
 		}
+		/* A run's last intervals printed before the next one starts. */
+		print_live(c);
 		maybe_start(c);
 		print_live(c);
 		if (now - last_ping >= COORD_PING_MS) {
 			last_ping = now;
 			for (i = 0; i < c->nr; i++) {
-				struct json_object *m = json_object_new_object();
+				struct json_object *m;
 
+				if (!c->h[i].hello)
+					continue;
+				m = json_object_new_object();
 				json_object_object_add(m, "ping", json_object_new_int(1));
 				send_to(&c->h[i], m);
 			}
 		}
-		if (c->stop_sent && c->nr < c->want)
+		if (c->stop_sent && c->hellos < c->want && all_said(c))
 			break;	/* nobody else to wait for */
 		if (all_done(c))
 			break;
@@ -674,18 +774,21 @@ int cmd_coordinate(int argc, char **argv)
 		}
 	}
 	print_live(c);
+	drain(c);
 	rc = c->failed[0] ? EXIT_FAIL : EXIT_OK;
 	for (i = 0; i < c->nr; i++) {
 		struct chost *h = &c->h[i];
 
+		if (!h->hello && !h->error[0]) {
+			free(h->iv);
+			continue;	/* not a host */
+		}
 		printf("coordinate: %s: %s%s%s\n", h->name[0] ? h->name : "(no hello)",
 		       h->bye && !h->rc ? "ended cleanly" :
 		       h->bye ? "ended with an error" : "lost",
 		       h->error[0] ? ": " : "", h->error);
 		if (!h->bye || h->rc)
 			rc = EXIT_FAIL;
-		if (!h->gone)
-			close(h->conn.fd);
 		free(h->iv);
 	}
 	if (c->failed[0])

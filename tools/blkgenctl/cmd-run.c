@@ -653,7 +653,9 @@ int run_coord_open(struct run_opts *o, const char *command, int points)
 	}
 	o->coord = coord_connect(o->coordinator, o->host_name ? o->host_name : host,
 				 command, points, o->lease_secs);
-	return o->coord ? 0 : EXIT_FAIL;
+	if (o->coord)
+		return 0;
+	return run_interrupted() ? 128 + run_interrupted() : EXIT_FAIL;
 }
 
 int run_coord_bye(struct run_opts *o, int ret)

@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +102,14 @@ int coord_read(struct coord_conn *c,
 	}
 }
 
-int coord_resolve(const char *s, bool passive, struct sockaddr_storage *ss,
-		  socklen_t *len, char *why, size_t wlen)
+/*
+ * "HOST:PORT", "[V6]:PORT" or (@passive) "PORT" into getaddrinfo()'s
+ * list (freeaddrinfo() it); 0, or -1 with a message in @why.
+ */
+static int resolve(const char *s, bool passive, struct addrinfo **res,
+		   char *why, size_t wlen)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	char host[256] = "", *port;
 	const char *colon = strrchr(s, ':');
 	int ret;
@@ -135,13 +141,31 @@ int coord_resolve(const char *s, bool passive, struct sockaddr_storage *ss,
 		snprintf(why, wlen, "'%s': expected a port from 1 to 65535", s);
 		return -1;
 	}
-	if (passive)
+	if (passive) {
 		hints.ai_flags = AI_PASSIVE;
-	ret = getaddrinfo(host[0] ? host : NULL, port, &hints, &ai);
+		/* No address: [::], which takes IPv4 too (IPV6_V6ONLY off). */
+		if (!host[0]) {
+			hints.ai_family = AF_INET6;
+			if (!getaddrinfo(NULL, port, &hints, res))
+				return 0;
+			hints.ai_family = AF_UNSPEC;
+		}
+	}
+	ret = getaddrinfo(host[0] ? host : NULL, port, &hints, res);
 	if (ret) {
 		snprintf(why, wlen, "'%s': %s", s, gai_strerror(ret));
 		return -1;
 	}
+	return 0;
+}
+
+int coord_resolve(const char *s, bool passive, struct sockaddr_storage *ss,
+		  socklen_t *len, char *why, size_t wlen)
+{
+	struct addrinfo *ai;
+
+	if (resolve(s, passive, &ai, why, wlen))
+		return -1;
 	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
 	*len = ai->ai_addrlen;
 	freeaddrinfo(ai);
@@ -174,6 +198,14 @@ struct coord {
 	uint64_t start_at;	/* its instant, once given */
 	char stop[256];		/* told to stop: why */
 	size_t sent_iv;		/* intervals of @point sent */
+	/*
+	 * A thread pings while this one makes a job, reads results or
+	 * prints a report: never silent for a second. @lock: the sends.
+	 */
+	pthread_mutex_t lock;
+	pthread_t pinger;
+	bool pinging;
+	bool quit;		/* under @lock */
 };
 
 static uint64_t mono_ms(void)
@@ -186,8 +218,40 @@ static uint64_t mono_ms(void)
 
 static int say(struct coord *c, struct json_object *msg)
 {
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
 	c->said_ms = mono_ms();
-	return coord_send(c->conn.fd, msg);
+	ret = coord_send(c->conn.fd, msg);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+static void *pinger(void *arg)
+{
+	struct coord *c = arg;
+	struct timespec ts = { 0, 200000000 };
+	sigset_t all;
+
+	/* The command's signals are the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&c->lock);
+		if (c->quit) {
+			pthread_mutex_unlock(&c->lock);
+			return NULL;
+		}
+		if (mono_ms() - c->said_ms >= COORD_PING_MS) {
+			struct json_object *m = json_object_new_object();
+
+			json_object_object_add(m, "ping", json_object_new_int(1));
+			c->said_ms = mono_ms();
+			coord_send(c->conn.fd, m);	/* a failure: the reader sees it */
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
 }
 
 static int host_msg(void *arg, struct json_object *msg)
@@ -250,8 +314,8 @@ static bool listen_once(struct coord *c, int ms, char *why, size_t len)
 		return true;
 	}
 	ret = coord_read(&c->conn, heard, c);
-	/* Told to stop, then closed: the stop's reason is the one. */
-	if (ret == -EPIPE && c->stop[0])
+	/* Told to stop, then closed (or reset): the stop's reason is the one. */
+	if (ret && c->stop[0])
 		ret = 0;
 	if (ret == -EPIPE) {
 		snprintf(why, len, "the coordinator at %s closed the connection: it is gone", c->addr);
@@ -265,55 +329,94 @@ static bool listen_once(struct coord *c, int ms, char *why, size_t len)
 	return hear(c, why, len);
 }
 
+/* A nonblocking connect to @ai within @ms: the socket, or -1 with @err. */
+static int try_connect(const struct addrinfo *ai, uint64_t ms, int *err)
+{
+	struct pollfd p;
+	socklen_t len = sizeof(*err);
+	int fd;
+
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+		return fd;
+	if (errno != EINPROGRESS) {
+		*err = errno;
+		close(fd);
+		return -1;
+	}
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	if (poll(&p, 1, ms) <= 0) {
+		*err = ETIMEDOUT;
+		close(fd);
+		return -1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, err, &len) || *err) {
+		if (!*err)
+			*err = errno;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 struct coord *coord_connect(const char *addr, const char *name,
 			    const char *command, int points,
 			    unsigned int silent_secs)
 {
-	struct sockaddr_storage ss;
+	struct addrinfo *res, *ai;
 	struct json_object *m;
 	struct coord *c;
-	socklen_t sl;
 	char why[512];
-	int one = 1, err, said = 0;
+	int one = 1, err = ETIMEDOUT, said = 0;
 	uint64_t start;
 
-	if (coord_resolve(addr, false, &ss, &sl, why, sizeof(why))) {
+	if (resolve(addr, false, &res, why, sizeof(why))) {
 		fprintf(stderr, "blkgenctl: --coordinator %s\n", why);
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		fprintf(stderr, "blkgenctl: out of memory\n");
+		freeaddrinfo(res);
 		return NULL;
 	}
+	pthread_mutex_init(&c->lock, NULL);
 	snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	c->silent_secs = silent_secs ? silent_secs : COORD_SILENT_SECS;
+	c->conn.fd = -1;
 	/*
-	 * Refused (not listening yet: an orchestrator may start the hosts
-	 * first), tried again each 0.2 s for silent_secs.
+	 * Each address in turn, each try bounded by the time left; refused
+	 * (not listening yet: an orchestrator may start the hosts first),
+	 * all tried again each 0.2 s for silent_secs.
 	 */
-	for (start = mono_ms();; ) {
-		c->conn.fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (c->conn.fd < 0)
-			break;
-		if (!connect(c->conn.fd, (struct sockaddr *)&ss, sl))
-			break;
-		err = errno;
-		close(c->conn.fd);
-		c->conn.fd = -1;
-		errno = err;
-		if ((err != ECONNREFUSED && err != EHOSTUNREACH && err != ENETUNREACH &&
-		     err != ETIMEDOUT) || run_interrupted() ||
-		    mono_ms() - start >= c->silent_secs * 1000ULL)
+	for (start = mono_ms(); c->conn.fd < 0; ) {
+		uint64_t left;
+
+		for (ai = res; ai && c->conn.fd < 0; ai = ai->ai_next) {
+			left = start + c->silent_secs * 1000ULL - mono_ms();
+			if ((int64_t)left <= 0)
+				break;
+			c->conn.fd = try_connect(ai, left > 5000 ? 5000 : left, &err);
+		}
+		if (c->conn.fd >= 0 || run_interrupted() ||
+		    mono_ms() - start >= c->silent_secs * 1000ULL ||
+		    (err != ECONNREFUSED && err != EHOSTUNREACH && err != ENETUNREACH &&
+		     err != ETIMEDOUT))
 			break;
 		if (!said++)
 			fprintf(stderr, "blkgenctl: --coordinator %s: %s: trying again for %u s\n",
 				addr, strerror(err), c->silent_secs);
 		poll(NULL, 0, 200);
 	}
+	freeaddrinfo(res);
 	if (c->conn.fd < 0) {
-		fprintf(stderr, "blkgenctl: --coordinator %s: %s (is blkgenctl coordinate listening there?)\n",
-			addr, strerror(errno));
+		if (!run_interrupted())
+			fprintf(stderr, "blkgenctl: --coordinator %s: %s (is blkgenctl coordinate listening there?)\n",
+				addr, strerror(err));
 		goto fail;
 	}
 	setsockopt(c->conn.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -327,10 +430,12 @@ struct coord *coord_connect(const char *addr, const char *name,
 		fprintf(stderr, "blkgenctl: --coordinator %s: cannot send to it\n", addr);
 		goto fail;
 	}
+	c->pinging = !pthread_create(&c->pinger, NULL, pinger, c);
 	return c;
 fail:
 	if (c->conn.fd >= 0)
 		close(c->conn.fd);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 	return NULL;
 }
@@ -379,14 +484,19 @@ static struct blkgen_interval *sum_series(const char *job,
 			goto out;
 		r = &cur;
 	}
+	/*
+	 * At the end every interval; during the run those every workload
+	 * has closed (each file is read at its own moment: one may have
+	 * closed an interval another has not yet).
+	 */
 	for (w = 0; w < r->nr_wl; w++)
-		if (r->wl[w].nr_iv > len)
+		if (w == 0 || (r == &cur ? r->wl[w].nr_iv < len : r->wl[w].nr_iv > len))
 			len = r->wl[w].nr_iv;
 	s = calloc(len ? len : 1, sizeof(*s));
 	if (!s)
 		goto out;
 	for (w = 0; w < r->nr_wl; w++) {
-		for (i = 0; i < r->wl[w].nr_iv; i++) {
+		for (i = 0; i < r->wl[w].nr_iv && i < len; i++) {
 			const struct blkgen_interval *v = &r->wl[w].iv[i];
 
 			s[i].start_ms = v->start_ms;
@@ -449,12 +559,37 @@ void coord_end(struct coord *c, int point, int rc, const char *error)
 void coord_bye(struct coord *c, int rc)
 {
 	struct json_object *m;
+	uint64_t until;
+	char b[4096];
 
 	if (!c)
 		return;
+	if (c->pinging) {
+		pthread_mutex_lock(&c->lock);
+		c->quit = true;
+		pthread_mutex_unlock(&c->lock);
+		pthread_join(c->pinger, NULL);
+	}
 	m = json_object_new_object();
 	json_object_object_add(m, "bye", json_object_new_int(rc));
 	say(c, m);
+	/*
+	 * Shut for writing, then read to the coordinator's close (at most
+	 * 2 s): closed with its pings unread, the bye could be overtaken
+	 * by a reset.
+	 */
+	shutdown(c->conn.fd, SHUT_WR);
+	for (until = mono_ms() + 2000; mono_ms() < until; ) {
+		struct pollfd p = { .fd = c->conn.fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			break;
+		n = recv(c->conn.fd, b, sizeof(b), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			break;
+	}
 	close(c->conn.fd);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
