@@ -273,10 +273,11 @@ nojobs() {
 	[ -z "$j" ]
 }
 
-# Refused before anything runs, three ways at once (three playbooks
-# side by side: none arms a job): a clock limit the guests cannot meet;
-# one host's device missing; check mode, which says what each host
-# would run and runs nothing.
+# Refused before anything runs, four ways at once (four playbooks side
+# by side: none arms a job): a clock limit the guests cannot meet, for
+# each host's offset and for the hosts' spread; one host's device
+# missing; check mode, which says what each host would run and runs
+# nothing.
 play refused -e blkgen_max_clock_offset_ms=0.000001 -e "blkgen_results=$out/refused" &
 p1=$!
 play nodev -e blkgen_clock_check=false -e "blkgen_results=$out/nodev" \
@@ -284,9 +285,18 @@ play nodev -e blkgen_clock_check=false -e "blkgen_results=$out/nodev" \
 p2=$!
 play check --check -e "blkgen_results=$out/check" &
 p3=$!
+play spread -e blkgen_max_clock_spread_ms=0.000001 -e "blkgen_results=$out/spread" &
+p4=$!
 wait $p1; rc1=$?
 wait $p2; rc2=$?
 wait $p3; rc3=$?
+wait $p4; rc4=$?
+if [ $rc4 != 0 ] && [ ! -e "$out/spread" ] &&
+   grep -q "the hosts' clocks agree to [0-9.]* ms (each one's offset, give or take its root dispersion and half its root delay; references 10.0.2.2), limit 0.000001 ms: the hosts would not start together" "$out/ansible-spread.log"; then
+	pass "clocks further apart than blkgen_max_clock_spread_ms (by chrony's bounds): refused, nothing run"
+else
+	fail "a clock spread limit of 1 ns: exit $rc4 (${out#"$top"/}/ansible-spread.log)"
+fi
 n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
 if [ $rc1 != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ] && nojobs; then
 	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on both hosts, nothing run"
@@ -316,6 +326,7 @@ play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set inter
 	-e "blkgen_results=$out/results"
 rc=$?
 mv "$out/ansible-run.log" "$out/ansible.log"
+say "$(grep -o "the hosts' clocks agree to [0-9.]* ms" "$out/ansible.log" | head -n 1) (chrony's bounds; limit 2 ms)"
 [ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on two hosts, each its own device" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
 # The live totals in the controller's output: a line for each interval

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Description: the run role's clock checks (ansible/roles/run/tasks/clock.yml)
+# judging chrony's figures given here for two hosts (local connections):
+# offsets and bounds that agree pass and say the spread; a spread over
+# blkgen_max_clock_spread_ms (each host's offset, give or take its root
+# dispersion and half its root delay), a host on chrony's local
+# reference, an offset over blkgen_max_clock_offset_ms, a clock not
+# synchronised and a host without chrony are refused, each saying why.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+role=$here/../../ansible/roles/run
+export ANSIBLE_LOCAL_TEMP=$tmp/ansible-tmp ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0
+cat > "$tmp/play.yml" <<PLAY
+- name: The run role's clock checks
+  hosts: all
+  gather_facts: false
+  any_errors_fatal: true
+  vars:
+    blkgen_max_clock_offset_ms: 1.0
+    blkgen_max_clock_spread_ms: 2.0
+  tasks:
+    - name: Take the figures given
+      ansible.builtin.set_fact:
+        blkgen_tracking: "{{ tracking }}"
+    - name: Judge them
+      ansible.builtin.include_tasks: $role/tasks/clock.yml
+PLAY
+
+# chrony's tracking line: ref id, name, stratum, ref time, system time,
+# last offset, RMS offset, frequency, residual, skew, root delay, root
+# dispersion, update interval, leap status (seconds).
+line() {
+	echo "A29FC87B,${5:-10.0.2.2},3,1796560000.0,$1,0.000001,0.00001,1.0,0.0,0.1,$2,$3,64.0,${4:-Normal}"
+}
+
+# judge NAME WANT_RC PATTERN TRACKING_A TRACKING_B [ARGS...]
+judge() {
+	local name=$1 want=$2 pat=$3 a=$4 b=$5 rc=0
+	shift 5
+	printf '[all]\nh1 ansible_connection=local ansible_python_interpreter=%s\nh2 ansible_connection=local ansible_python_interpreter=%s\n' \
+		"$(command -v python3)" "$(command -v python3)" > "$tmp/inv"
+	printf 'tracking: %s\n' "$a" > "$tmp/h1.yml"
+	printf 'tracking: %s\n' "$b" > "$tmp/h2.yml"
+	mkdir -p "$tmp/host_vars"
+	mv "$tmp/h1.yml" "$tmp/h2.yml" "$tmp/host_vars/"
+	ansible-playbook -i "$tmp/inv" "$tmp/play.yml" "$@" > "$tmp/out" 2>&1 || rc=$?
+	if { [ "$want" = 0 ] && [ $rc = 0 ]; } || { [ "$want" != 0 ] && [ $rc != 0 ]; }; then
+		grep -qF -- "$pat" "$tmp/out" && { ok "$name: $pat"; return; }
+	fi
+	notok "$name: exit $rc, not '$pat': $(grep -E '"msg"|ERROR' "$tmp/out" | head -n 3)"
+}
+
+command -v ansible-playbook > /dev/null || { notok "ansible-playbook not found (tests/install-deps.sh)"; exit 1; }
+ta="{rc: 0, stdout: \"$(line 0.000010 0.000400 0.000300)\"}"
+tb="{rc: 0, stdout: \"$(line -0.000020 0.000600 0.000200)\"}"
+# h1 within [0.01 - 0.5, 0.01 + 0.5] ms, h2 [-0.02 - 0.5, -0.02 + 0.5]:
+# 1.03 ms apart at most.
+judge "clocks that agree" 0 "the hosts' clocks agree to 1.030 ms" "$ta" "$tb"
+judge "a spread over the limit" 2 \
+	"the hosts' clocks agree to 1.030 ms (each one's offset, give or take its root dispersion and half its root delay; references 10.0.2.2), limit 0.5 ms" \
+	"$ta" "$tb" -e blkgen_max_clock_spread_ms=0.5
+judge "a host on its local reference" 2 "h2: chrony follows the host's own clock (its local reference)" \
+	"$ta" "{rc: 0, stdout: \"$(line 0.0 0.0 0.0 Normal LOCAL | sed 's/^A29FC87B/7F7F0101/')\"}"
+judge "an offset over the limit" 2 "h1: clock Normal, offset 1.500000 ms, limit 1.0 ms" \
+	"{rc: 0, stdout: \"$(line 0.0015 0.0001 0.0001)\"}" "$tb"
+judge "a clock not synchronised" 2 "h2: clock Not synchronised" \
+	"$ta" "{rc: 0, stdout: \"$(line 0.0 0.0 0.0 'Not synchronised')\"}"
+judge "no chrony" 2 "h1: no chrony tracking (chronyc: not found)" \
+	"{rc: 127, stdout: '', stderr: 'chronyc: not found'}" "$tb"
+exit $fail
