@@ -706,7 +706,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	struct feeder *feeders[PROFILE_MAX_WL] = { 0 };
 	struct job_result prev = { 0 }, cur = { 0 };
 	struct created c = { 0 };
-	char path[4096], state[32];
+	char path[4096], state[32] = "";
 	uint64_t duration, io_limit;
 	unsigned int tick, armed_said = 0;
 	int ret, rc = EXIT_OK, i;
@@ -777,7 +777,11 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	 * timed replay's start should not have to share a machine with.
 	 */
 	for (tick = 0;; tick++) {
-		sleep_ms(100);
+		/* With a coordinator, woken by what it says. */
+		if (o->coord)
+			coord_wait(o->coord, 100);
+		else
+			sleep_ms(100);
 		if (interrupted) {
 			fprintf(stderr, "%sblkgenctl: %s, stopping %s\n",
 				tty && !o->quiet ? "\n" : "",
@@ -839,6 +843,19 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	}
 	if (tty && !o->quiet)
 		fprintf(stderr, "\n");
+	/*
+	 * Failed, or stopped from outside: said to the coordinator at once
+	 * (the others stop), before the results are read.
+	 */
+	if (o->coord && !rc && (!strcmp(state, "failed") || !strcmp(state, "stopped"))) {
+		char e[256] = "", epath[4096];
+
+		path3(epath, sizeof(epath), sfs_root(), job, "error");
+		cfs_read_text(epath, e, sizeof(e));
+		coord_end(o->coord, point, EXIT_FAIL, !strcmp(state, "failed") ? e :
+			  "its job was stopped from outside this command");
+		end_said = true;
+	}
 	if (join_feeders(p, feeders, o))
 		rc = EXIT_FAIL;
 	ret = result_load(job, &cur);
@@ -869,7 +886,9 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		/* Its end said before the report is printed: others wait on it. */
 		if (o->coord) {
 			coord_intervals(o->coord, point, job, &cur);
-			coord_end(o->coord, point, rc ? rc : ret, lease_why[0] ? lease_why : end_why);
+			if (!end_said)
+				coord_end(o->coord, point, rc ? rc : ret,
+					  lease_why[0] ? lease_why : end_why);
 			end_said = true;
 		}
 		if (!o->quiet)

@@ -465,6 +465,13 @@ int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
 	return 0;
 }
 
+void coord_wait(struct coord *c, int ms)
+{
+	struct pollfd p = { .fd = c->conn.fd, .events = POLLIN };
+
+	poll(&p, 1, ms);
+}
+
 bool coord_check(struct coord *c, char *why, size_t len)
 {
 	return listen_once(c, 0, why, len);

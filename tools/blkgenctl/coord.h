@@ -71,6 +71,8 @@ struct coord *coord_connect(const char *addr, const char *name,
  */
 int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
 		     size_t len);
+/* Sleep @ms, or less when the coordinator says something. */
+void coord_wait(struct coord *c, int ms);
 /*
  * During a run, without waiting: read what the coordinator said and
  * ping it. True, with the reason in @why, when the run must stop.
