@@ -230,26 +230,35 @@ static int say(struct coord *c, struct json_object *msg)
 static void *pinger(void *arg)
 {
 	struct coord *c = arg;
-	struct timespec ts = { 0, 200000000 };
+	uint64_t due = COORD_PING_MS;
 	sigset_t all;
 
 	/* The command's signals are the main thread's. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (;;) {
+		/*
+		 * Awake only when a ping may be due (the host's CPU is its
+		 * worker's at a start), then checked again.
+		 */
+		struct timespec ts = { due / 1000, (due % 1000) * 1000000L };
+
 		nanosleep(&ts, NULL);
 		pthread_mutex_lock(&c->lock);
 		if (c->quit) {
 			pthread_mutex_unlock(&c->lock);
 			return NULL;
 		}
-		if (mono_ms() - c->said_ms >= COORD_PING_MS) {
+		if (mono_ms() - c->said_ms >= COORD_PING_MS - 50) {
 			struct json_object *m = json_object_new_object();
 
 			json_object_object_add(m, "ping", json_object_new_int(1));
 			c->said_ms = mono_ms();
 			coord_send(c->conn.fd, m);	/* a failure: the reader sees it */
 		}
+		due = c->said_ms + COORD_PING_MS - mono_ms();
+		if ((int64_t)due < 50 || due > COORD_PING_MS)
+			due = 50;
 		pthread_mutex_unlock(&c->lock);
 	}
 }
