@@ -551,11 +551,14 @@ fi
 # the failed host, and both reports (what ran) are fetched and merged
 # with the failure named.
 if longrun failing; then
+	# From b's job stopped (its watcher: the failure's instant) to a's.
 	watch "$port_a"
-	t0=$(gssh "$port_b" 'date +%s.%N; blkgenctl stop "$(blkgenctl list | head -n 1)" > /dev/null')
+	watch "$port_b"
+	gssh "$port_b" 'blkgenctl stop "$(blkgenctl list | head -n 1)" > /dev/null'
 	wait $ctl
 	rc=$?
-	stopped_within "blkgen-b failing" "${t0%%$'\n'*}" 2 a
+	t0=$(gssh "$port_b" 'cat /var/tmp/stopped' 2> /dev/null)
+	stopped_within "blkgen-b failing (from its job's stop)" "${t0:-0}" 2 a
 	log=$out/ansible-failing.log
 	fdir=$(ls -d "$out"/failing/*/ 2> /dev/null | head -n 1)
 	if [ "$rc" = 2 ] && grep -q 'blkgen-b failed (run 0, exit 1: its job was stopped from outside this command)' "$log" &&
