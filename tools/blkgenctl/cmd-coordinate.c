@@ -62,7 +62,6 @@ struct coordinator {
 	uint64_t silent_ms;	/* --silent-secs: a host silent this long is lost */
 	uint64_t start_at;	/* --start-at: the first run's instant */
 	int point;		/* the run under way (started), -1 before */
-	uint64_t point_at;	/* its instant */
 	size_t printed;		/* its intervals printed */
 	uint64_t waiting_ms;	/* since when the next one is waited for, some hosts' there */
 	char failed[512];	/* why every host was stopped, "" if not */
@@ -301,7 +300,6 @@ static void maybe_start(struct coordinator *c)
 		at = c->start_at;
 	}
 	c->point = next;
-	c->point_at = at;
 	c->printed = 0;
 	c->waiting_ms = 0;
 	utc(at, when, sizeof(when));

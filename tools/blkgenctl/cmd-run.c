@@ -792,21 +792,17 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 			rc = 128 + interrupted;
 			break;
 		}
-		if (o->coord && coord_check(o->coord, lease_why, sizeof(lease_why))) {
-			fprintf(stderr, "%sblkgenctl: %s: %s; stopping it\n",
-				tty && !o->quiet ? "\n" : "", job, lease_why);
-			cfs_write(path, "stop");
-			o->lease_out = true;
-			rc = EXIT_FAIL;
-			partial = true;
-			break;
-		}
 		if (cfs_read_text(path, state, sizeof(state)))
 			break;
-		/* Looked at while it waits or runs: a run done is left done. */
-		if (o->lease && tick % 10 == 0 &&
-		    (!strcmp(state, "armed") || !strcmp(state, "running")) &&
-		    lease_expired(o, lease_why, sizeof(lease_why))) {
+		/*
+		 * Its coordinator's word (each tick) or its lease (each
+		 * second), looked at while it waits or runs: a run done is
+		 * left done.
+		 */
+		if ((!strcmp(state, "armed") || !strcmp(state, "running")) &&
+		    ((o->coord && coord_check(o->coord, lease_why, sizeof(lease_why))) ||
+		     (o->lease && tick % 10 == 0 &&
+		      lease_expired(o, lease_why, sizeof(lease_why))))) {
 			fprintf(stderr, "%sblkgenctl: %s: %s; stopping it\n",
 				tty && !o->quiet ? "\n" : "", job, lease_why);
 			cfs_write(path, "stop");

@@ -177,6 +177,29 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	return load_intervals(dir, w);
 }
 
+/* The job's workloads (sysfs directory @dir) into @r, by name: their number or -errno. */
+static int list_workloads(const char *dir, struct job_result *r)
+{
+	char **names;
+	int i, n;
+
+	n = cfs_list(dir, &names);
+	if (n < 0)
+		return n;
+	r->wl = calloc(n ? n : 1, sizeof(*r->wl));
+	if (!r->wl) {
+		cfs_free_list(names, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		r->wl[i].name = names[i];
+		names[i] = NULL;
+	}
+	r->nr_wl = n;
+	cfs_free_list(names, n);
+	return n;
+}
+
 /**
  * result_load() - Read a job's state and every workload's results.
  * @job: job name
@@ -185,7 +208,7 @@ static int load_wl(const char *jobdir, struct wl_result *w)
  */
 int result_load(const char *job, struct job_result *r)
 {
-	char dir[4096], cdir[4096] = "", path[4096], **names, *dev;
+	char dir[4096], cdir[4096] = "", path[4096], *dev;
 	int i, n, ret;
 
 	memset(r, 0, sizeof(*r));
@@ -208,20 +231,9 @@ int result_load(const char *job, struct job_result *r)
 		cdir[0] = 0;
 	else if (!cfs_path(path, sizeof(path), cdir, "start_at"))
 		cfs_read_u64(path, &r->start_at);
-	n = cfs_list(dir, &names);
+	n = list_workloads(dir, r);
 	if (n < 0)
 		return n;
-	r->wl = calloc(n ? n : 1, sizeof(*r->wl));
-	if (!r->wl) {
-		cfs_free_list(names, n);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		r->wl[i].name = names[i];
-		names[i] = NULL;
-	}
-	r->nr_wl = n;
-	cfs_free_list(names, n);
 	for (i = 0; i < n; i++) {
 		ret = load_wl(dir, &r->wl[i]);
 		if (ret)
@@ -247,26 +259,15 @@ int result_load(const char *job, struct job_result *r)
  */
 int result_load_intervals(const char *job, struct job_result *r)
 {
-	char dir[4096], wdir[4096], **names;
+	char dir[4096], wdir[4096];
 	int i, n, ret = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (strchr(job, '/') || cfs_path(dir, sizeof(dir), sfs_root(), job))
 		return -ENOENT;
-	n = cfs_list(dir, &names);
+	n = list_workloads(dir, r);
 	if (n < 0)
 		return n;
-	r->wl = calloc(n ? n : 1, sizeof(*r->wl));
-	if (!r->wl) {
-		cfs_free_list(names, n);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		r->wl[i].name = names[i];
-		names[i] = NULL;
-	}
-	r->nr_wl = n;
-	cfs_free_list(names, n);
 	for (i = 0; i < n && !ret; i++)
 		ret = cfs_path(wdir, sizeof(wdir), dir, r->wl[i].name) ?:
 		      load_intervals(wdir, &r->wl[i]);
