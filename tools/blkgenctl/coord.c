@@ -204,7 +204,6 @@ struct coord {
 	 */
 	pthread_mutex_t lock;
 	pthread_t pinger;
-	bool pinging;
 	bool quit;		/* under @lock */
 };
 
@@ -277,7 +276,7 @@ static int host_msg(void *arg, struct json_object *msg)
 	return 0;
 }
 
-/* After a read: told to stop, or silent too long? Ping when due. */
+/* After a read: told to stop, or silent too long? (The pinger speaks.) */
 static bool hear(struct coord *c, char *why, size_t len)
 {
 	uint64_t now;
@@ -287,15 +286,6 @@ static bool hear(struct coord *c, char *why, size_t len)
 		return true;
 	}
 	now = mono_ms();
-	if (now - c->said_ms >= COORD_PING_MS) {
-		struct json_object *m = json_object_new_object();
-
-		json_object_object_add(m, "ping", json_object_new_int(1));
-		if (say(c, m)) {
-			snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
-			return true;
-		}
-	}
 	if (now - c->heard_ms >= c->silent_secs * 1000ULL) {
 		snprintf(why, len, "the coordinator at %s said nothing for %u s: it is gone",
 			 c->addr, c->silent_secs);
@@ -439,7 +429,10 @@ struct coord *coord_connect(const char *addr, const char *name,
 		fprintf(stderr, "blkgenctl: --coordinator %s: cannot send to it\n", addr);
 		goto fail;
 	}
-	c->pinging = !pthread_create(&c->pinger, NULL, pinger, c);
+	if (pthread_create(&c->pinger, NULL, pinger, c)) {
+		fprintf(stderr, "blkgenctl: --coordinator %s: cannot start its pinger thread\n", addr);
+		goto fail;
+	}
 	return c;
 fail:
 	if (c->conn.fd >= 0)
@@ -501,13 +494,18 @@ static struct blkgen_interval *sum_series(const char *job,
 		r = &cur;
 	}
 	/*
-	 * At the end every interval; during the run those every workload
-	 * has closed (each file is read at its own moment: one may have
-	 * closed an interval another has not yet).
+	 * At the end every interval. During the run those every workload
+	 * has (each file is read at its own moment), but the newest: its
+	 * end has passed, yet a worker closes it only at its first
+	 * completion after that end, and until then the module counts the
+	 * worker's open interval in it (job.c, blkgen_job_interval()); one
+	 * interval later it is whole.
 	 */
 	for (w = 0; w < r->nr_wl; w++)
 		if (w == 0 || (r == &cur ? r->wl[w].nr_iv < len : r->wl[w].nr_iv > len))
 			len = r->wl[w].nr_iv;
+	if (r == &cur && len)
+		len--;
 	s = calloc(len ? len : 1, sizeof(*s));
 	if (!s)
 		goto out;
@@ -580,12 +578,10 @@ void coord_bye(struct coord *c, int rc)
 
 	if (!c)
 		return;
-	if (c->pinging) {
-		pthread_mutex_lock(&c->lock);
-		c->quit = true;
-		pthread_mutex_unlock(&c->lock);
-		pthread_join(c->pinger, NULL);
-	}
+	pthread_mutex_lock(&c->lock);
+	c->quit = true;
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->pinger, NULL);
 	m = json_object_new_object();
 	json_object_object_add(m, "bye", json_object_new_int(rc));
 	say(c, m);
