@@ -56,11 +56,13 @@ cp -a "$top/tools/profiles" "$col/profiles"
 cp -a "$top/tools/suites" "$col/suites"
 install -m 755 "$top/tests/run_tests" "$col/tests/run_tests"
 cp -a "$top/tests/lib/." "$col/tests/lib/"
-cp "$top/Kbuild" "$col/src/"
-cp "$top"/module/Kbuild "$top"/module/*.[ch] "$col/src/module/"
+# The sources with their times (-p): a tool built from them before (its
+# OUTPUT, outside the tree) is not built again for each new tree.
+cp -p "$top/Kbuild" "$col/src/"
+cp -p "$top"/module/Kbuild "$top"/module/*.[ch] "$col/src/module/"
 rm -f "$col"/src/module/*.mod.c
-cp "$top"/uapi/linux/*.h "$col/src/uapi/linux/"
-cp "$top"/tools/blkgenctl/Makefile "$top"/tools/blkgenctl/*.[ch] "$col/src/tools/blkgenctl/"
+cp -p "$top"/uapi/linux/*.h "$col/src/uapi/linux/"
+cp -p "$top"/tools/blkgenctl/Makefile "$top"/tools/blkgenctl/*.[ch] "$col/src/tools/blkgenctl/"
 
 progs=()
 for t in "${tests[@]}"; do

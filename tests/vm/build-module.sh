@@ -5,7 +5,8 @@
 #
 # Build blkgen.ko against the kernel tree KDIR in OUTDIR (a private copy of
 # the sources, so several kernels can be built side by side without
-# clobbering the in-tree build), with the kernel's own compiler (a kernel
+# clobbering the in-tree build; one build at a time in one OUTDIR, under
+# a lock), with the kernel's own compiler (a kernel
 # of tests/vm/newest-kernel.sh's builds in its trixie build root). Prints
 # the path of the module.
 set -eu
@@ -17,6 +18,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/vm/kernel-lib.sh"
 
 mkdir -p "$out"
+# One build at a time in OUTDIR: make check's boots of one kernel (its
+# test, icount, kselftest and demo boots, side by side in two lanes)
+# share build/kernels/RELEASE, and a second build there waits for the
+# first and then finds nothing to do.
+exec 9> "$out/.lock"
+flock 9
 # Copy only what changed so kbuild's incremental build keeps working.
 cp -u "$top/Kbuild" "$out/"
 mkdir -p "$out/module" "$out/uapi/linux"
