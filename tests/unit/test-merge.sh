@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Description: blkgenctl merge refuses what it cannot merge honestly, with
-# the reason and exit 1: a failed run or one with an error, a histogram
+# the reason and exit 1: a failed run, one stopped before its end or one
+# with an error (its state said once), a histogram
 # whose bins do not hold its I/Os, the same file twice (also by another
 # name); --force merges anyway and the output's error says so. A report
 # with no bins at all (latency=0) merges.
@@ -26,6 +27,13 @@ sed 's/"state": "done"/"state": "failed"/; s/"error": ""/"error": "w1: \/dev\/nv
 refused "a failed run" "not merged: job j failed: w1: /dev/nvme0n1: removed" "$r" "$tmp/failed.json"
 sed 's/"error": ""/"error": "a CPU went offline"/' "$r" > "$tmp/err.json"
 refused "a run with an error" "not merged: job j done: a CPU went offline" "$tmp/err.json"
+# Stopped from outside before its end (blkgenctl stop, echo stop): its
+# totals cover less time than the others', though it has no error.
+sed 's/"state": "done"/"state": "stopped"/' "$r" > "$tmp/stopped.json"
+refused "a run stopped before its end" "not merged: job j stopped before its end" "$tmp/stopped.json"
+# A stop with a reason that names the stop already is said once.
+sed 's/"state": "done"/"state": "stopped"/; s/"error": ""/"error": "stopped: the coordinator said stop: blkgen-b failed"/' "$r" > "$tmp/stopped2.json"
+refused "a run the coordinator stopped" "not merged: job j stopped: the coordinator said stop: blkgen-b failed (" "$tmp/stopped2.json"
 sed 's/"20096": 2/"20096": 1/' "$r" > "$tmp/bins.json"
 refused "bins short of N" "w1 read: its bins hold 3 I/Os, N says 4, ios 4" "$tmp/bins.json"
 sed '0,/"ios": 4/s//"ios": 5/' "$r" > "$tmp/ios.json"

@@ -390,6 +390,7 @@ static int merge_refusal(json_object *root, char *why, size_t len)
 	for (i = 0; !bad && i < json_object_array_length(jobs); i++) {
 		const char *name, *state, *err;
 		json_object *wls;
+		bool stopped;
 
 		job = json_object_array_get_idx(jobs, i);
 		name = json_object_get_string(json_member(job, "jobname"));
@@ -418,10 +419,26 @@ static int merge_refusal(json_object *root, char *why, size_t len)
 			}
 			continue;
 		}
-		if ((state && !strcmp(state, "failed")) || (err && *err)) {
+		/*
+		 * A run stopped before its end (from outside, or by a
+		 * coordinator) covers less time than the others, error or
+		 * not. An error that begins with the state ("stopped: ...")
+		 * says it once.
+		 */
+		stopped = state && !strcmp(state, "stopped");
+		if (!err)
+			err = "";
+		if (stopped && !*err) {
+			snprintf(why, len, "job %s stopped before its end",
+				 name ? name : "?");
+			bad = 1;
+		} else if (state && *state && !strncmp(err, state, strlen(state)) &&
+			   err[strlen(state)] == ':') {
+			snprintf(why, len, "job %s %s", name ? name : "?", err);
+			bad = 1;
+		} else if ((state && !strcmp(state, "failed")) || stopped || *err) {
 			snprintf(why, len, "job %s %s%s%s", name ? name : "?",
-				 state ? state : "", err && *err ? ": " : "",
-				 err ? err : "");
+				 state ? state : "", *err ? ": " : "", err);
 			bad = 1;
 		}
 		for (j = 0; !bad && wls && j < json_object_array_length(wls); j++) {
