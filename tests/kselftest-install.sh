@@ -41,6 +41,11 @@ die() { say "$*"; exit 1; }
 # do), the modules left out (TEST_GEN_MODS_DIR=). The tool is built in
 # build/kselftest-tool (-ARCH for CROSS_COMPILE's).
 tree=$top/build/kselftest-tree
+# One install at a time: make check's kselftest boots, side by side in
+# two lanes, share the tree (made anew each time) and the tool's OUTPUT.
+mkdir -p "$top/build"
+exec 8> "$top/build/kselftest-tree.lock"
+flock 8
 "$top/tests/kselftest-tree.sh" "$tree" "$@" 2> /dev/null || die "no such test or group: $*"
 col=$dest/blkgen
 mkdir -p "$dest"

@@ -199,7 +199,7 @@ endif
 
 # The tool, static (a farm's root file system need not have json-c), for
 # CROSS_COMPILE's architecture.
-$(OUTPUT)/bin: $(wildcard $(here)src/tools/blkgenctl/*.[ch] $(here)src/module/*.[ch])
+$(OUTPUT)/bin: $(wildcard $(here)src/tools/blkgenctl/*.[ch] $(here)src/tools/blkgenctl/Makefile $(here)src/module/*.[ch] $(here)src/uapi/linux/*.h)
 	$(MAKE) -C $(here)src/tools/blkgenctl O=$(OUTPUT)/tool-build LDFLAGS=-static
 	mkdir -p $@
 	cp $(OUTPUT)/tool-build/blkgenctl $@/

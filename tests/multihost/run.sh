@@ -484,7 +484,7 @@ if longrun interrupted; then
 	# The instant before the interrupt, without a fork: read after it
 	# (date, forked on a loaded host), it came 56 and 62 ms after both
 	# runs had ended.
-	t0=${EPOCHREALTIME/./}000
+	t0=${EPOCHREALTIME/[.,]/}000
 	kill -INT -- -$ctl
 	wait $ctl
 	rc=$?
