@@ -1753,6 +1753,10 @@ u64 blkgen_worker_mem(struct blkgen_job *job, unsigned int index, u64 *io)
 				  (PAGE_SIZE >> SECTOR_SHIFT) * sizeof(u32));
 		bytes += slots;
 		*io += slots;
+		/* A zoned writer's open list (blkgen_worker_create()). */
+		if (wl->zd.z)
+			bytes += PAGE_SIZE << get_order((u64)wl->zd.max_open *
+							sizeof(u32));
 	}
 	return bytes;
 }
@@ -1781,6 +1785,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 	struct blkgen_rng fill;
 	int ret = -ENOMEM;
 	bool fast = true;
+	size_t n;
 	u32 khz;
 
 	w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
@@ -1874,10 +1879,12 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 			r->zr.id = index + 1;
 			r->zr.cap = max(1U, wl->zd.max_open / active);
 			r->zr.cnt = st->zone;
-			/* What it owns counts in max_open. */
-			r->zr.open = kcalloc_node(wl->zd.max_open,
-						  sizeof(*r->zr.open),
-						  GFP_KERNEL, node);
+			/*
+			 * What it owns counts in max_open (at most the
+			 * range's zones: tens of thousands on an SMR drive).
+			 */
+			n = array_size(wl->zd.max_open, sizeof(*r->zr.open));
+			r->zr.open = kvzalloc_node(n, GFP_KERNEL, node);
 			if (!r->zr.open)
 				goto out_free;
 		}
@@ -2030,7 +2037,7 @@ void blkgen_worker_free_io(struct blkgen_worker *w)
 	for (i = 0; i < w->nr_wl; i++) {
 		struct blkgen_wl_run *r = &w->run[i];
 
-		kfree(r->zr.open);
+		kvfree(r->zr.open);
 		r->zr.open = NULL;
 		if (!r->slots)
 			continue;

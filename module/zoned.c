@@ -354,6 +354,18 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     limit, wl->device);
 		goto out_drop;
 	}
+	/*
+	 * Never more open than the range has zones (each worker's open list
+	 * is sized by it): 2000000 on a device without a limit asked for
+	 * 8 MB a worker and the page allocator's warning.
+	 */
+	if (wl->max_open_zones > rep.nr_seq) {
+		blkgen_job_set_error(job,
+				     "%s: max_open_zones %u is above the %u sequential zones of the range of %s (EINVAL)",
+				     blkgen_wl_name(wl), wl->max_open_zones,
+				     rep.nr_seq, wl->device);
+		goto out_drop;
+	}
 	zd->max_open = wl->max_open_zones ?: limit ?:
 		       min(wl->depth, max(rep.nr_seq, 1U));
 	if (write && zd->nr_open > zd->max_open) {
