@@ -744,7 +744,7 @@ int cmd_merge(int argc, char **argv)
 			/* The output says so too, in its error. */
 			if (!r.error[0])
 				snprintf(r.error, sizeof(r.error),
-					 "merged with --force: %s: %s", argv[i], why);
+					 "merged with --force: %.96s: %.128s", argv[i], why);
 		}
 		ret = result_add_json(argv[i], root, &r) ||
 		      host_row(argv[i], root, &r) ? EXIT_FAIL : EXIT_OK;
@@ -765,7 +765,7 @@ int cmd_merge(int argc, char **argv)
 			why);
 		if (!r.error[0])
 			snprintf(r.error, sizeof(r.error),
-				 "merged with --force: %s", why);
+				 "merged with --force: %.230s", why);
 		drop_series(&r);
 		break;
 	case 0:

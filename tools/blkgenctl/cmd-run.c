@@ -876,7 +876,7 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 		}
 		/* The report says why it stopped short. */
 		if (lease_why[0] && !cur.error[0])
-			snprintf(cur.error, sizeof(cur.error), "stopped: %s", lease_why);
+			snprintf(cur.error, sizeof(cur.error), "stopped: %.240s", lease_why);
 		if (!end_why[0])
 			snprintf(end_why, sizeof(end_why), "%s", cur.error);
 		/* Its end said before the report is printed: others wait on it. */
