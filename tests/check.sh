@@ -23,10 +23,10 @@
 # (tests/multihost/run.sh). The debug kernel is built (nice 19, unless
 # cached) in the background from the moment the packages it needs are
 # there, while the others are installed and the host tiers run; lane 1
-# starts after the host unit tests and takes boots once that build is
-# done (both in build/check-lane1.log, shown when it ends); lane 2 is
-# this shell once the host tiers are done. The debug kernel's boots wait
-# for its build, the others for the host tiers. Last, the host checks of
+# starts once the tool is built and takes boots once that build is done
+# (both in build/check-lane1.log, shown when it ends); lane 2 is this
+# shell once the host tiers are done. The debug kernel's boots wait for
+# its build, the others for the host tiers. Last, the host checks of
 # the files the VMs left. Each tier's time is printed as it ends and in
 # the summary; each boot's tests' times are in build/vm/NAME/times.txt.
 # Ends with "N passed, N failed, N skipped" and exits non-zero if
@@ -105,7 +105,8 @@ ready() {
 }
 
 # claim: take the first boot of the queue that may start now and print
-# it. Returns 1 when the queue is empty, 2 when what is left must wait.
+# it. Returns 1 when the queue is empty and whole (the kernels' boots are
+# added once they are known), 2 when what is left must wait.
 claim() {
 	local spec rest=() got=
 	exec 9> "$queue.lock"
@@ -123,13 +124,19 @@ claim() {
 	if [ ${#rest[@]} -gt 0 ]; then printf '%s\n' "${rest[@]}"; fi > "$queue"
 	exec 9>&-
 	[ -n "$got" ] && { echo "$got"; return 0; }
-	[ ${#rest[@]} -eq 0 ] && return 1
+	[ ${#rest[@]} -eq 0 ] && [ -e "$queue.whole" ] && return 1
 	return 2
 }
 
-# boot SPEC: one boot of the queue, a tier of its own.
+# boot SPEC: one boot of the queue, a tier of its own. The kernels'
+# names (kernels, newest, arm64) are lane 0's, in build/check-vars.sh
+# once known (lane 1 starts before).
 boot() {
 	local rel
+	if [ -s "$top/build/check-vars.sh" ]; then
+		# shellcheck source=/dev/null
+		. "$top/build/check-vars.sh"
+	fi
 	case $1 in
 	"debug "*)
 		tier "debug kernel tier, part ${1#debug } (KASAN, lockdep, kmemleak; QEMU TCG)"
@@ -198,7 +205,7 @@ lane2() {
 		case $rc in
 		0) boot "$spec" ;;
 		1) break ;;
-		*) sleep 5 ;;	# the debug kernel's build, or the host tiers
+		*) sleep 5 ;;	# the debug kernel's build, the host tiers, or the kernels
 		esac
 	done
 }
@@ -347,6 +354,43 @@ fi
 tier "build"
 step "build: blkgenctl" make -s -C tools/blkgenctl
 
+# The boots' queue and lane 1 start now, once the tool is built (each
+# boot makes it again: make would run twice in one directory): the debug
+# kernel's boots, which wait for its build and for nothing of lane 0's,
+# beside the host unit tests, which take one CPU of two (they waited for
+# the unit tests until stop 47: 211 s of a CPU unused); the other boots
+# join the queue once the kernels are known (below). No boot's files
+# from an earlier run (the host checks read them).
+queue=$top/build/check-queue
+# The minimal guest's tests: two that pass on null_blk and configfs, one
+# with the collection's own blkgenctl, and one that lacks each of
+# blktrace, device-mapper, the NVMe drive and KUnit.
+minimal_tests="configfs/005 run/001 ctl/001 run/005 faults/001 safety/003 module/004"
+# The arm64 kernel's timing tests (tests/vm/run.sh --arch arm64 --icount
+# --tests "..." by hand; the queue's arm64-icount entry): the fast path's
+# cost against the bare loop with the generic timer's counter,
+# verification's with the CRC32 instructions (bench/001, bench/002), the
+# counter's latencies against ktime's (results/002) and start_at's first
+# I/O (sync/002).
+arm64_icount_tests="bench/001 bench/002 results/002 sync/002"
+lane1_pid=
+if [ "${VM:-1}" != 0 ]; then
+	rm -rf build/vm
+	rm -f "$queue.whole" build/check-vars.sh
+	{
+		[ $debug = 1 ] && echo "debug 1/2"
+		[ $debug = 1 ] && echo "debug 2/2"
+	} > "$queue"
+	setsid bash -c "$(declare -f); $(declare -p top debug queue minimal_tests arm64_icount_tests); lane=1; lane1" \
+		>> build/check-lane1.log 2>&1 &
+	lane1_pid=$!
+	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
+	# Stopped with check.sh: their own process groups, make's jobs, QEMU
+	# and all (an unfinished build is never taken for a finished one).
+	trap 'kill -- -$lane1_pid ${build_pid:+-$build_pid} 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+fi
+
 tier "host unit tests (ASan, UBSan)"
 fails_before=$(grep -c '^FAIL' "$results")
 make -s -C tests/unit check 2>&1 | tee -a "$results"
@@ -389,31 +433,16 @@ for rel in "${kernels[@]}"; do
 done
 echo "kernels: ${kernels[*]:-none} (newest: ${newest:-none})"
 
-# The boots' queue and lane 1 start now (the debug kernel's boots wait
-# for its build, the others for the host tiers). No boot's files from an
-# earlier run (the host checks read them).
-queue=$top/build/check-queue
-# The minimal guest's tests: two that pass on null_blk and configfs, one
-# with the collection's own blkgenctl, and one that lacks each of
-# blktrace, device-mapper, the NVMe drive and KUnit.
-minimal_tests="configfs/005 run/001 ctl/001 run/005 faults/001 safety/003 module/004"
-# The arm64 kernel's timing tests (tests/vm/run.sh --arch arm64 --icount
-# --tests "..." by hand; the queue's arm64-icount entry): the fast path's
-# cost against the bare loop with the generic timer's counter,
-# verification's with the CRC32 instructions (bench/001, bench/002), the
-# counter's latencies against ktime's (results/002) and start_at's first
-# I/O (sync/002).
-arm64_icount_tests="bench/001 bench/002 results/002 sync/002"
-lane1_pid=
+# The rest of the boots' queue, now that the kernels are known, longest
+# first (measured times in Documentation/testing.rst: CI's run of stop 46
+# had the newest kernel's 849 s boot and the arm64 one's 415 s late in
+# the queue, and one lane waiting on the other for 37 s at the end): the
+# debug kernel's first part, the newest kernel's whole suite (the tool
+# tests and kselftest besides), the debug kernel's second part, arm64,
+# then the other kernels (the rt flavour first, its boot the longest of
+# them). The debug kernel's parts are there already (above); those lane 1
+# has taken stay taken.
 if [ "${VM:-1}" != 0 ]; then
-	rm -rf build/vm
-	# Longest first (measured times in Documentation/testing.rst: CI's
-	# run of stop 46 had the newest kernel's 849 s boot and the arm64
-	# one's 415 s late in the queue, and one lane waiting on the other
-	# for 37 s at the end): the debug kernel's first part, the newest
-	# kernel's whole suite (the tool tests and kselftest besides), the
-	# debug kernel's second part, arm64, then the other kernels (the rt
-	# flavour first, its boot the longest of them).
 	{
 		[ $debug = 1 ] && echo "debug 1/2"
 		[ -n "$newest" ] && echo "tcg $newest"
@@ -449,15 +478,18 @@ if [ "${VM:-1}" != 0 ]; then
 		[ -n "$newest" ] && echo "minimal $newest"
 		# DKMS across a kernel upgrade in the build root's overlay.
 		[ -s build/newest-kernel.rel ] && [ "$(cat build/newest-kernel.rel)" = "$newest" ] && echo "dkms"
-	} > "$queue"
-	setsid bash -c "$(declare -f); $(declare -p top kernels newest arm64 debug queue minimal_tests arm64_icount_tests); lane=1; lane1" \
-		>> build/check-lane1.log 2>&1 &
-	lane1_pid=$!
-	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
-	# Stopped with check.sh: their own process groups, make's jobs, QEMU
-	# and all (an unfinished build is never taken for a finished one).
-	trap 'kill -- -$lane1_pid ${build_pid:+-$build_pid} 2>/dev/null' EXIT
-	trap 'exit 130' INT TERM
+	} > "$queue.all"
+	declare -p kernels newest arm64 |
+		sed 's/^declare -- /declare -g /; t; s/^declare -\([a-zA-Z]*\) /declare -g\1 /' > build/check-vars.sh
+	# One change under the queue's lock: what lane 1 has not taken of
+	# the debug kernel's, and the rest; then the queue is whole.
+	(
+		flock 9
+		grep -vxF -f <(grep '^debug' "$queue.all" | grep -vxF -f "$queue") "$queue.all" > "$queue.new"
+		mv "$queue.new" "$queue"
+		touch "$queue.whole"
+		rm -f "$queue.all"
+	) 9> "$queue.lock"
 fi
 
 tier "static checks"
