@@ -11,7 +11,10 @@
 # says by how much it does not (and a figure that says so does exceed);
 # a latency read in another unit than printed fails Little's law as
 # printed and has an erratum; the PM1743 translation's figures are its
-# numbers, in another order. Notes are figures, not prose. The
+# numbers, in another order. Every figure keeps the sentences it comes
+# from as printed ("quote"), and its numbers, units included, are theirs
+# (the translation's in their printed order; a number printed wrong is
+# kept as "printed", with an erratum). Notes are figures, not prose. The
 # application benchmarks (listed, not compared) have a section, TPS or
 # seconds, and Little's law at the VMs' threads where known. compare
 # takes a set by path (published:FILE) and refuses a figure without units.
@@ -46,13 +49,67 @@ for f in glob.glob(os.path.join(suites, "*.suite")):
 RATE = {"IOPS": 1, "K IOPS": 1e3, "M IOPS": 1e6}
 BW = {"MB/s": 1, "GB/s": 1000}
 LAT = {"us": 1e-6, "ms": 1e-3}
-NOTES = ("erratum", "exceeds_threads", "also_printed")
+NOTES = ("erratum", "exceeds_threads", "also_printed", "conclusion_misfiled")
 
 def q(x, table):
     return x["value"] * table[x["unit"]] if x and x.get("unit") in table and x.get("value", 0) > 0 else None
 
 def res(ok, what):
     print(("ok - " if ok else "not ok - ") + what)
+
+# The quotes: each figure keeps the review's sentences it comes from, as
+# printed (the seeds' characters, no-break spaces and both micro signs
+# included). A number with its unit in a quote: 748,510 IOPS, 2.72GB/s,
+# 170us, 400K, 215 man IOPS (the translation's ten thousands), 3,259
+# seconds. A bare K after 4, 8, 16, 64 or 128 is a block size (random
+# 4K read), not a figure.
+QNUM = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(K\s*IOPS|M\s*IOPS|\u4e07\s*IOPS|IOPS|GB/s|MB/s|[\u00b5\u03bc]s|ms|TPS|seconds|K)(?![A-Za-z])")
+QUNIT = {"K": "K IOPS", "seconds": "s", "\u00b5s": "us", "\u03bcs": "us"}
+
+def qtokens(quote):
+    out = []
+    for sent in quote:
+        for m in QNUM.finditer(sent):
+            n, u = m.group(1), re.sub(r"\s+", " ", m.group(2))
+            if u == "K" and n in ("4", "8", "16", "64", "128"):
+                continue
+            out.append((float(n.replace(",", "")), QUNIT.get(u, u)))
+    return out
+
+def ws(s):
+    return re.sub(r"\s+", " ", s)
+
+QFIELDS = ("iops", "mbps", "lat_mean", "lat_p99", "tps", "time", "after_peak")
+
+def quote_bad(x):
+    """What of x is not in its quote: [] when every figure is."""
+    quote = x.get("quote")
+    if not isinstance(quote, list) or not quote or not all(isinstance(t, str) and t for t in quote):
+        return ["no quote"]
+    toks = qtokens(quote)
+    bad = []
+    if "seed_order" in x:
+        # The translation: its numbers as printed, in their order (the
+        # fields hold them in another: the order check above).
+        nums = [n for n, _ in toks]
+        if "figures" not in x and "workload" not in x:	# an application
+            plain = [float(t.replace(",", "")) for s in quote for t in re.findall(r"\d[\d,]*(?:\.\d+)?", s)]
+            if not all(v in plain for v in x["seed_order"]):
+                bad.append("seed_order %s not in the quote" % x["seed_order"])
+        elif nums != [float(v) for v in x["seed_order"]]:
+            bad.append("the quote prints %s, seed_order %s" % (nums, x["seed_order"]))
+        return bad
+    for k in QFIELDS:
+        f = x.get(k)
+        if not isinstance(f, dict):
+            continue
+        if "printed" in f:
+            # As printed, and wrong: said in an erratum.
+            if not any(ws(f["printed"]) in ws(s) for s in quote) or "erratum" not in x:
+                bad.append("%s printed '%s' (not in the quote, or no erratum)" % (k, f["printed"]))
+        elif (float(f.get("value", -1)), f.get("unit")) not in toks:
+            bad.append("%s %s %s not in the quote" % (k, f.get("value"), f.get("unit")))
+    return bad
 
 for f in sorted(glob.glob(os.path.join(pub, "*.json"))):
     base = os.path.basename(f)
@@ -109,6 +166,10 @@ for f in sorted(glob.glob(os.path.join(pub, "*.json"))):
             got = sorted(v["value"] for v in (x.get("iops"), x.get("mbps"), x.get("lat_mean")) if v)
             if got != sorted(x["seed_order"]):
                 bad["order"].append(w)
+    qbad = ["%s: %s" % (x.get("workload") or x.get("benchmark"), "; ".join(b))
+            for x in [x for _, x in figs] + [a for dr in d.get("drives", []) for a in dr.get("applications", [])]
+            for b in [quote_bad(x)] if b]
+    res(not qbad, "%s: every figure's numbers, units included, are its quote's %s" % (base, qbad or ""))
     # application benchmarks (listed, not compared): TPS or seconds,
     # latencies in us/ms, Little's law at the VMs' threads where known
     apps = [a for dr in d.get("drives", []) for a in dr.get("applications", [])]
@@ -154,6 +215,30 @@ if grep -q "^not ok - pblaze5.json: Little's law.*4k-random-read-128" "$tmp/bad.
 	ok "a PBlaze5 4K read at 1,700 us fails Little's law at 128 threads"
 else
 	notok "a figure 10x over Little's law passed"
+fi
+
+# The quotes catch what they should: a figure one off its quote (the
+# PM1735's SQL at 241,722 IOPS), a translated figure's numbers in
+# another order than printed, and a printed error without its erratum.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1] + "/pm1735.json"))
+f = [x for x in d["drives"][0]["figures"] if x["workload"] == "sql"][0]
+f["iops"]["value"] = 241722
+g = [x for x in d["drives"][0]["figures"] if x["workload"] == "64k-seq-write-16"][0]
+del g["erratum"]
+json.dump(d, open(sys.argv[2] + "/pm1735.json", "w"))
+d = json.load(open(sys.argv[1] + "/pm1743.json"))
+f = [x for x in d["drives"][0]["figures"] if x["workload"] == "sql"][0]
+f["seed_order"].reverse()
+json.dump(d, open(sys.argv[2] + "/pm1743.json", "w"))' "$pub" "$tmp/bad"
+python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" > "$tmp/bad.out"
+q=$(grep "^not ok - pm1735.json: every figure's numbers" "$tmp/bad.out")
+if echo "$q" | grep -q "sql: iops 241722 IOPS not in the quote" &&
+   echo "$q" | grep -q "64k-seq-write-16: iops printed '35,160K IOPS' (not in the quote, or no erratum)" &&
+   grep -q "^not ok - pm1743.json: every figure's numbers.*sql: the quote prints \[187.0, 168.5\], seed_order \[168.5, 187\]" "$tmp/bad.out"; then
+	ok "a figure one off its quote, a printed error without its erratum, a translation's numbers reordered: each not ok"
+else
+	notok "planted errors against the quotes: $(grep -c '^not ok' "$tmp/bad.out") not ok; $(grep "numbers" "$tmp/bad.out")"
 fi
 
 # compare loads a set by path too, and refuses a figure without its units.

@@ -339,9 +339,10 @@ pm='Samsung PM1743 (published, StorageReview 2023)'
 if grep -qF "| 1 | $pm | 1,250,000 | 5,120 | 215 us | n/a |" "$tmp/pub/summary.md" &&
    grep -qF "| 2 | Drive A" "$tmp/pub/summary.md" &&
    grep -qF "| 1 | $pm | 144,000 | 9,437 | 436 us | n/a |" "$tmp/pub/summary.md" &&
-   grep -q 'closed-loop vdbench curve.*average service latency' "$tmp/pub/summary.md" &&
+   grep -q "the review's peak of a vdbench curve .* at the workload's printed thread count, with the latency it printed; the reviews do not say which run" "$tmp/pub/summary.md" &&
+   grep -q "blkgen's figures beside them are its maximum run's: closed loop, mean service latency" "$tmp/pub/summary.md" &&
    grep -qF -- '- 16k-seq-read-32: published, not in every review (first in published:pm1743)' "$tmp/pub/summary.md" &&
-   grep -qF -- '- 4k-random-read-128: VDBench Workload Analysis: random 4K read; 128 threads' "$tmp/pub/summary.md" &&
+   grep -qF -- '- 4k-random-read-128: VDBench ワークロード分析 (VDBench Workload Analysis); 128 threads' "$tmp/pub/summary.md" &&
    grep -qF "$pm" "$tmp/pub/index.html" && [ "$(grep -c '<svg' "$tmp/pub/index.html")" = 3 ] &&
    grep -q '"title": "Samsung PM1743 review' "$tmp/pub/review.json"; then
 	ok "compare published:pm1743: ranked and labelled in the tables and 3 charts, its figures' kind and sources said, its other workloads listed"

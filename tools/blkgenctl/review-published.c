@@ -200,9 +200,12 @@ void published_note(FILE *md, FILE *html, json_object **rv, int n)
 {
 	static const char note[] =
 		"Drives labelled \"published\" are a review's figures as printed, not runs of blkgen: "
-		"each is the peak of a closed-loop vdbench curve at the workload's thread count, "
-		"its latency the average service latency (submission to completion) at that peak; "
-		"these reviews print no p99 (n/a), and their MB/s are vdbench's (2^20 bytes), shown "
+		"each is the review's peak of a vdbench curve (0-120% iorate) at the workload's printed "
+		"thread count, with the latency it printed; the reviews do not say which run of the "
+		"curve the peak is, nor whether that latency is a service or a response time. "
+		"blkgen's figures beside them are its maximum run's: closed loop, mean service latency "
+		"(submission to completion). "
+		"These reviews print no p99 (n/a), and their MB/s are vdbench's (2^20 bytes), shown "
 		"here in the table's MB/s (10^6 bytes) from IOPS x block size. "
 		"Where each figure comes from is listed under Published sources.";
 
@@ -215,7 +218,9 @@ void published_note(FILE *md, FILE *html, json_object **rv, int n)
 /* Each published figure's review and section, and its notes. */
 void published_sources(FILE *md, FILE *html, json_object **rv, int n)
 {
-	static const char *const notes[] = { "erratum", "exceeds_threads", "also_printed", NULL };
+	static const char *const notes[] = {
+		"erratum", "exceeds_threads", "also_printed", "conclusion_misfiled", NULL
+	};
 	int i, m;
 	size_t k;
 
@@ -244,10 +249,21 @@ void published_sources(FILE *md, FILE *html, json_object **rv, int n)
 						json_object_get_int(get(f, "threads")));
 			if (json_object_get_boolean(get(f, "approx")) && len < sizeof(line))
 				len += (size_t)snprintf(line + len, sizeof(line) - len, "; approximate as printed");
+			if (get(f, "after_peak") && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "; after its peak: %s %s",
+							str(get(f, "after_peak"), "value"),
+							str(get(f, "after_peak"), "unit"));
 			for (m = 0; notes[m]; m++)
 				if (get(f, notes[m]) && len < sizeof(line))
 					len += (size_t)snprintf(line + len, sizeof(line) - len, "; %s",
 							str(f, notes[m]));
+			/* the review's own sentences, as printed */
+			for (m = 0; m < (int)alen(get(f, "quote")) && len < sizeof(line); m++)
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+							m ? " " : ": \"",
+							json_object_get_string(json_object_array_get_idx(get(f, "quote"), m)));
+			if (alen(get(f, "quote")) && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "\"");
 			fprintf(md, "- %s\n", line);
 			fprintf(html, "<li>");
 			html_text(html, line);
