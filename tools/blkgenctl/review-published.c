@@ -92,6 +92,10 @@ static json_object *published_wl(json_object *f, char *err, size_t len)
 	json_object_object_add(pk, "lat_mean_ns", json_object_new_double(mean));
 	json_object_object_add(pk, "lat_p99_ns", json_object_new_double(p99));
 	json_object_object_add(pk, "published", json_object_new_boolean(1));
+	/* What it kept outstanding, by Little's law: IOPS x mean latency. */
+	json_object_object_add(pk, "depth_implied", json_object_new_double(iops * mean / 1e9));
+	if (get(f, "threads"))
+		json_object_object_add(pk, "threads", json_object_new_int(json_object_get_int(get(f, "threads"))));
 	json_object_object_add(w, "peak", pk);
 	pt = json_object_new_object();
 	lat = json_object_new_object();

@@ -994,6 +994,64 @@ struct rank {
 	double v;
 };
 
+/*
+ * A drive's outstanding I/Os at its peak: a run's depth; a published
+ * figure's by Little's law (IOPS x mean latency), with its printed thread
+ * count where the review gives one: "269 (IOPS x latency; 128 printed)".
+ */
+static double depth_of(json_object *pk)
+{
+	return get(pk, "published") ? num(pk, "depth_implied") : num(pk, "depth");
+}
+
+static void outstanding(json_object *pk, char *buf, size_t len)
+{
+	if (!get(pk, "published") && num(pk, "depth") > 0)
+		snprintf(buf, len, "%g", num(pk, "depth"));
+	else if (!get(pk, "published"))
+		snprintf(buf, len, "n/a");
+	else if (get(pk, "threads"))
+		snprintf(buf, len, "%.3g (IOPS x latency; %d printed)", depth_of(pk),
+			 json_object_get_int(get(pk, "threads")));
+	else
+		snprintf(buf, len, "%.3g (IOPS x latency)", depth_of(pk));
+}
+
+/* Depths more than 20% apart between a published figure and a run. */
+#define DEPTH_APART	0.2
+
+/*
+ * Under a workload's table, each published figure whose outstanding I/Os
+ * (IOPS x latency) differ from a run's depth by more than DEPTH_APART:
+ * the two did not run at one depth, whatever the title's thread count.
+ */
+static void depth_pairs(FILE *md, FILE *html, json_object *d)
+{
+	size_t i, j;
+	char line[512];
+
+	for (i = 0; i < alen(d); i++) {
+		json_object *p = json_object_array_get_idx(d, i), *pp = get(p, "peak");
+
+		if (!get(pp, "published") || depth_of(pp) <= 0)
+			continue;
+		for (j = 0; j < alen(d); j++) {
+			json_object *r = json_object_array_get_idx(d, j), *rp = get(r, "peak");
+			double dr = depth_of(rp), dp = depth_of(pp);
+
+			if (get(rp, "published") || dr <= 0 || fabs(dp - dr) <= DEPTH_APART * dr)
+				continue;
+			snprintf(line, sizeof(line),
+				 "Not one depth: %s kept %.3g outstanding (its IOPS x latency), %s ran at %g (%.2fx).",
+				 str(p, "drive"), dp, str(r, "drive"), dr, dp / dr);
+			fprintf(md, "\n%s\n", line);
+			fprintf(html, "<p class=\"note\">");
+			html_text(html, line);
+			fprintf(html, "</p>\n");
+		}
+	}
+}
+
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct rank *x = a, *y = b;
@@ -1309,16 +1367,16 @@ int cmd_compare(int argc, char **argv)
 		char *svg;
 		size_t m, nl;
 
-		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak |\n|---:|---|---:|---:|---:|---:|\n",
+		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak | Outstanding |\n|---:|---|---:|---:|---:|---:|---:|\n",
 			str(w, "title"));
 		fprintf(html, "<section class=\"workload\" id=\"");
 		html_text(html, str(w, "name"));
 		fprintf(html, "\">\n<h2>");
 		html_text(html, str(w, "title"));
-		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th></tr>\n");
+		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th><th>Outstanding</th></tr>\n");
 		for (m = 0; m < alen(d); m++) {
 			json_object *x = json_object_array_get_idx(d, m), *pk = get(x, "peak");
-			char e[64];
+			char e[64], o[96];
 
 			thousands(num(pk, "iops"), a, sizeof(a));
 			thousands(num(pk, "bw_bytes") / 1e6, b, sizeof(b));
@@ -1329,14 +1387,16 @@ int cmd_compare(int argc, char **argv)
 				snprintf(e, sizeof(e), "n/a");
 			if (num(pk, "bw_bytes") <= 0)
 				snprintf(b, sizeof(b), "n/a");
-			fprintf(md, "| %zu | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e);
+			outstanding(pk, o, sizeof(o));
+			fprintf(md, "| %zu | %s | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e, o);
 			fprintf(html, "<tr><td>%zu</td><td>", m + 1);
 			html_text(html, str(x, "drive"));
-			fprintf(html, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", a, b, c, e);
+			fprintf(html, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", a, b, c, e, o);
 			pts[m] = get(x, "points");
 			lab[m] = str(x, "drive");
 		}
 		fprintf(html, "</table>\n");
+		depth_pairs(md, html, d);
 		for (nl = 0; nl < alen(get(w, "not_published_by")); nl++) {
 			const char *nb = json_object_get_string(json_object_array_get_idx(get(w, "not_published_by"), nl));
 
