@@ -122,6 +122,14 @@ if [ "$maxend" -le $((1 << 30)) ] && [ "$maxend" -gt $((900 << 20)) ] &&
 else
 	notok "--size 1g --secs 10: footprint $maxend, last record at $last x 100 ns"
 fi
+# A fraction of a second (a review's --point-secs 0.5): its records within it.
+"$ctl" vdi --clone linked --phase boot --desktops 4 --size 1g --secs 0.5 -O - > "$tmp/half.csv" 2> /dev/null
+last=$(awk -F, 'NR > 1 && !/^#/ { t = $1 } END { print t + 0 }' "$tmp/half.csv")
+if [ "$last" -lt 5000000 ] && [ "$last" -ge 2500000 ]; then
+	ok "--secs 0.5: last record at $last x 100 ns"
+else
+	notok "--secs 0.5: last record at $last x 100 ns"
+fi
 
 # Bad options: exit 2 and a line naming what is wrong.
 usage_error "expected full or linked" vdi --clone half --phase boot --desktops 2 -O "$tmp/x"
@@ -130,7 +138,8 @@ usage_error "expected 1 to 100000" vdi --clone full --phase boot --desktops 0 -O
 usage_error "too small for 4096 desktops" vdi --clone full --phase boot --desktops 4096 --size 1g -O "$tmp/x"
 usage_error "expected a size" vdi --clone full --phase boot --desktops 2 --size 12q -O "$tmp/x"
 usage_error "usage:" vdi --clone full --phase boot -O "$tmp/x"
-usage_error "expected 1 to 86400" vdi --clone full --phase boot --desktops 2 --secs 0 -O "$tmp/x"
+usage_error "expected 0.1 to 86400" vdi --clone full --phase boot --desktops 2 --secs 0 -O "$tmp/x"
+usage_error "expected 0.1 to 86400" vdi --clone full --phase boot --desktops 2 --secs 0.05 -O "$tmp/x"
 [ -e "$tmp/x" ] && notok "a refused vdi left $tmp/x" || ok "a refused vdi writes no file"
 
 exit $fail

@@ -262,7 +262,8 @@ static const char *vdi_help =
 	"  -O, --output FILE       the trace (- for stdout)\n"
 	"      --size SIZE         the trace's footprint (default 16g; replay\n"
 	"                          maps it into the workload's range)\n"
-	"      --secs N            the phase's length in seconds (default 60)\n"
+	"      --secs N            the phase's length in seconds (default 60; 0.1\n"
+	"                          to 86400, e.g. 0.5)\n"
 	"      --seed N            the random seed (default 1): same seed, same trace\n";
 
 int cmd_vdi(int argc, char **argv)
@@ -280,7 +281,8 @@ int cmd_vdi(int argc, char **argv)
 	};
 	const char *clone = NULL, *phase = NULL, *file = NULL;
 	struct vdi v = { .size = 16ULL << 30 };
-	unsigned long long n = 0, secs = 0, seed = 1;
+	unsigned long long n = 0, seed = 1;
+	double secs = 0;
 	uint64_t recs = 0;
 	u64 size;
 	unsigned int i;
@@ -319,9 +321,9 @@ int cmd_vdi(int argc, char **argv)
 			break;
 		case 's':
 			errno = 0;
-			secs = strtoull(optarg, &end, 10);
-			if (errno || *end || !secs || secs > 86400) {
-				fprintf(stderr, "blkgenctl: vdi: --secs %s: expected 1 to 86400\n",
+			secs = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(secs >= 0.1 && secs <= 86400)) {
+				fprintf(stderr, "blkgenctl: vdi: --secs %s: expected 0.1 to 86400\n",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -359,7 +361,7 @@ int cmd_vdi(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	v.n = (unsigned int)n;
-	v.secs = secs ? (double)secs : v.ph->secs;
+	v.secs = secs ? secs : v.ph->secs;
 	/* every desktop's extent holds at least 1 MiB */
 	if (v.size / 100 * (100 - (v.linked ? VDI_REPLICA_PCT : 0)) / v.n < (1 << 20)) {
 		fprintf(stderr, "blkgenctl: vdi: --size %llu bytes is too small for %u desktops (at least 1 MiB each)\n",

@@ -1070,9 +1070,9 @@ static void review_method(json_object *r, char *buf, size_t size)
 {
 	json_object *q = get(r, "quick");
 
-	snprintf(buf, size, "precondition %s, region %s, %d s points%s",
+	snprintf(buf, size, "precondition %s, region %s, %g s points%s",
 		 str(r, "precondition"), str(r, "region"),
-		 (int)num(r, "point_secs"),
+		 num(r, "point_secs"),
 		 q && json_object_get_boolean(q) ? ", --quick" : "");
 }
 

@@ -49,7 +49,7 @@ struct review {
 	char suite_arg[4096];
 	char precondition[8];	/* fill, pts, none */
 	char region[16];	/* percent of the device, "25%" */
-	unsigned int point_secs;
+	double point_secs;	/* whole milliseconds, 0.1 to 86400 */
 	bool quick;
 	bool quiet;
 	double pct[64];
@@ -88,7 +88,7 @@ static const char *review_help =
 	"                          (purge, fill, rounds to steady state) or none\n"
 	"      --region PCT        the test region, from the start (default 25%)\n"
 	"      --point-secs N      each run's measured seconds (default 60, after\n"
-	"                          a warmup of a sixth of it)\n"
+	"                          a warmup of a sixth of it; 0.1 to 86400, e.g. 0.5)\n"
 	"      --quick             short points (2 s), three of them (10,50,100%),\n"
 	"                          a single fill: for a test VM\n"
 	"      --resume            continue the review in DIR with its settings\n"
@@ -478,7 +478,7 @@ static int vdi_profile(struct review *rv, const struct suite_entry *e,
 
 		snprintf(desk, sizeof(desk), "%u", desktops);
 		snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
-		snprintf(secs, sizeof(secs), "%u", rv->point_secs);
+		snprintf(secs, sizeof(secs), "%g", rv->point_secs);
 		snprintf(tmp, sizeof(tmp), "%s/traces", rv->dir);
 		if (mkdirs(tmp))
 			return EXIT_FAIL;
@@ -857,7 +857,7 @@ static int precondition(struct review *rv)
 	if (strcmp(rv->precondition, "pts"))
 		goto save;
 	/* Workload-dependent rounds: 4 KiB random writes over the region. */
-	snprintf(secs, sizeof(secs), "duration_ms=%u", rv->point_secs * 1000);
+	snprintf(secs, sizeof(secs), "duration_ms=%.0f", rv->point_secs * 1000);
 	snprintf(warm, sizeof(warm), "warmup_ms=0");
 	snprintf(range, sizeof(range), "range=0%%-%d%%", region_pct(rv));
 	arr = json_object_new_array();
@@ -929,7 +929,10 @@ static json_object *plan_json(const struct review *rv)
 	json_object_object_add(o, "suite", json_object_new_string(rv->suite_arg));
 	json_object_object_add(o, "precondition", json_object_new_string(rv->precondition));
 	json_object_object_add(o, "region", json_object_new_string(rv->region));
-	json_object_object_add(o, "point_secs", json_object_new_int(rv->point_secs));
+	/* 60, or 0.5: an integer when it is one (plans before 0.5 s points) */
+	json_object_object_add(o, "point_secs", rv->point_secs == floor(rv->point_secs) ?
+			       json_object_new_int((int)rv->point_secs) :
+			       json_object_new_double(rv->point_secs));
 	json_object_object_add(o, "quick", json_object_new_boolean(rv->quick));
 	for (i = 0; i < rv->npts; i++)
 		json_object_array_add(pts, json_object_new_double(rv->pct[i]));
@@ -1025,7 +1028,7 @@ static int resume_plan(struct review *rv, const char *file)
 	snprintf(rv->precondition, sizeof(rv->precondition), "%s",
 		 plan_str(o, "precondition"));
 	snprintf(rv->region, sizeof(rv->region), "%s", plan_str(o, "region"));
-	rv->point_secs = json_object_get_int(json_object_object_get(o, "point_secs"));
+	rv->point_secs = json_object_get_double(json_object_object_get(o, "point_secs"));
 	rv->quick = json_object_get_boolean(json_object_object_get(o, "quick"));
 	v = json_object_object_get(o, "points");
 	rv->npts = 0;
@@ -1033,7 +1036,7 @@ static int resume_plan(struct review *rv, const char *file)
 		    i < (int)json_object_array_length(v) && i < 64; i++)
 		rv->pct[rv->npts++] = json_object_get_double(json_object_array_get_idx(v, i));
 	json_object_put(o);
-	if (!ret && (!rv->suite_arg[0] || !rv->npts || !rv->point_secs ||
+	if (!ret && (!rv->suite_arg[0] || !rv->npts || !(rv->point_secs >= 0.1) ||
 		     rv->point_secs > 86400 || region_pct(rv) < 1 || region_pct(rv) > 100 ||
 		     !valid_precondition(rv->precondition))) {
 		fprintf(stderr, "blkgenctl: review --resume: %s: not a plan blkgenctl wrote (suite, points, point_secs, region or precondition missing or wrong)\n",
@@ -1111,7 +1114,7 @@ static void plan_estimate(const struct review *rv, FILE *out)
 			fprintf(out, ", after a fill of %d x the drive's capacity", passes);
 		}
 		if (!strcmp(rv->precondition, "pts"))
-			fprintf(out, " and up to 25 steady-state rounds of %u s",
+			fprintf(out, " and up to 25 steady-state rounds of %g s",
 				rv->point_secs);
 	}
 	fprintf(out, "\n");
@@ -1150,7 +1153,7 @@ int cmd_review(int argc, char **argv)
 	const char *suite = "full";
 	json_object *pj;
 	int c, i, ret, pct, lock = -1;
-	unsigned long v;
+	double secs;
 
 	run_catch_signals();
 	optind = 1;
@@ -1187,13 +1190,14 @@ int cmd_review(int argc, char **argv)
 			break;
 		case 'S':
 			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !v || v > 86400) {
-				fprintf(stderr, "blkgenctl: review: --point-secs %s: expected 1 to 86400\n",
+			secs = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(secs >= 0.1 && secs <= 86400) ||
+			    fabs(secs * 1000 - round(secs * 1000)) > 1e-6) {
+				fprintf(stderr, "blkgenctl: review: --point-secs %s: expected 0.1 to 86400 seconds, in whole milliseconds\n",
 					optarg);
 				return EXIT_USAGE;
 			}
-			rv.point_secs = (unsigned int)v;
+			rv.point_secs = round(secs * 1000) / 1000;
 			secs_given = true;
 			break;
 		case 'Q':
@@ -1235,7 +1239,7 @@ int cmd_review(int argc, char **argv)
 		ret = resume_plan(&rv, plan);
 		if (ret)
 			return ret;
-		fprintf(stderr, "review: resuming %s with its settings (suite %s, %s, region %s, %u s points)\n",
+		fprintf(stderr, "review: resuming %s with its settings (suite %s, %s, region %s, %g s points)\n",
 			rv.dir, rv.suite_arg, rv.precondition, rv.region, rv.point_secs);
 	} else {
 		if (rv.dir && !dry_run && !access(plan, F_OK)) {
@@ -1338,7 +1342,7 @@ int cmd_review(int argc, char **argv)
 	pf = dry_run ? stdout : stderr;
 	rv.total = rv.suite.n * (1 + rv.npts);
 	rv.est_run = rv.point_secs * 7.0 / 6 + 1;
-	fprintf(pf, "review: suite %s (%s): %d workloads x (maximum + %d points) of %u s; precondition %s, region %s\n",
+	fprintf(pf, "review: suite %s (%s): %d workloads x (maximum + %d points) of %g s; precondition %s, region %s\n",
 		rv.suite.name, rv.suite.title[0] ? rv.suite.title : rv.suite.file,
 		rv.suite.n, rv.npts, rv.point_secs, rv.precondition, rv.region);
 	for (i = 0; i < rv.suite.n; i++)
