@@ -373,7 +373,7 @@ fi
 usage_error "published:nosuch: no published review" compare "$tmp/a" published:nosuch -O "$tmp/x"
 
 # The shipped suites: each parses, its profiles exist, the plan is printed.
-for s in pblaze5:16 pm1735:20 pm1743:9 full:28; do
+for s in pblaze5:16 pm1735:20 pm1743:21 full:28; do
 	if "$ctl" review --dry-run --suite "${s%:*}" > "$tmp/plan" 2> "$tmp/err" &&
 	   grep -q "suite ${s%:*} (.*): ${s#*:} workloads x (maximum + 12 points) of 60 s" "$tmp/plan"; then
 		ok "suite ${s%:*}: ${s#*:} workloads, $(grep -o '[0-9]* runs: about [0-9.]* [a-z]*' "$tmp/plan")"
@@ -389,7 +389,7 @@ f=$(grep -h '^\[workload ' "$BLKGEN_SUITES/full.suite" | sort)
 # -O pm1743 --suite pm1743: a directory of the suite's name is not the suite.
 mkdir -p "$tmp/cwd/pm1743"
 if (cd "$tmp/cwd" && "$ctl" review --dry-run --suite pm1743 > "$tmp/plan" 2> "$tmp/err") &&
-   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/plan"; then
+   grep -q 'suite pm1743 (.*): 21 workloads' "$tmp/plan"; then
 	ok "a directory named as the suite: the installed suite is taken"
 else
 	notok "a directory named as the suite: $(cat "$tmp/err")"
@@ -405,7 +405,7 @@ fi
 # program), the plan on stdout; a device named that is none is refused.
 src_ctl=$here/../../tools/blkgenctl/blkgenctl
 if env -u BLKGEN_SUITES -u BLKGEN_PROFILES "$src_ctl" review --dry-run --suite pm1743 > "$tmp/plan" 2> "$tmp/err" &&
-   grep -q 'suite pm1743 (.*): 9 workloads' "$tmp/plan"; then
+   grep -q 'suite pm1743 (.*): 21 workloads' "$tmp/plan"; then
 	ok "from the source tree: its suites and profiles, the plan on stdout"
 else
 	notok "from the source tree: $(cat "$tmp/plan" "$tmp/err")"
@@ -429,7 +429,16 @@ usage_error "add --allow-write" review --device /dev/null -O "$tmp/x"
 usage_error "is not a block device" review --device /dev/null --allow-write -O "$tmp/x"
 usage_error "expected fill, pts or none" review --device /dev/null --allow-write -O "$tmp/x" --precondition wash
 usage_error "expected a percent of the device" review --device /dev/null --allow-write -O "$tmp/x" --region 0
-usage_error "expected 1 to 86400" review --device /dev/null --allow-write -O "$tmp/x" --point-secs 0
+for v in 0 0.05 1.0005 1x 86401; do
+	usage_error "--point-secs $v: expected 0.1 to 86400 seconds, in whole milliseconds" \
+		review --device /dev/null --allow-write -O "$tmp/x" --point-secs $v
+done
+if "$ctl" review --dry-run --suite pm1743 --quick --point-secs 0.5 > "$tmp/plan" 2> "$tmp/err" &&
+   grep -q 'suite pm1743 (.*): 21 workloads x (maximum + 3 points) of 0.5 s' "$tmp/plan"; then
+	ok "--point-secs 0.5: points of half a second"
+else
+	notok "--point-secs 0.5: $(cat "$tmp/plan" "$tmp/err")"
+fi
 usage_error "holds a review already: --resume" review --device /dev/null --allow-write -O "$tmp/a"
 usage_error "usage:" review --allow-write -O "$tmp/x"
 [ -e "$tmp/x" ] && notok "a refused review made $tmp/x" || ok "a refused review makes no directory"
