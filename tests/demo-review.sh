@@ -4,7 +4,7 @@
 # make demo-review: the review (Documentation/review.rst) without NVMe
 # hardware: boots the newest installed Debian kernel (or KERNEL=) under
 # QEMU with an emulated NVMe drive, runs blkgenctl review --quick of
-# DEMO_SUITE (pm1743; full takes about 3 min) there (DEMO_POINT_SECS: its
+# DEMO_SUITE (pm1743, about 4 min; full about 5) there (DEMO_POINT_SECS: its
 # points' seconds, --quick's 2 by default), and draws its report
 # here in build/demo-review/ (review.json, summary.md, index.html with a
 # chart per workload: gnuplot runs on this machine), and its comparison
