@@ -338,9 +338,9 @@ else
 	notok "compare published:pm1743: $(cat "$tmp/err")"
 fi
 pm='Samsung PM1743 (published, StorageReview 2023)'
-if grep -qF "| 1 | $pm | 1,250,000 | 5,120 | 215 us | n/a | 269 (IOPS x latency; 128 printed) |" "$tmp/pub/summary.md" &&
+if grep -qF "| 1 | $pm | 1,250,000 | 5,120 | 215 us | n/a | 269 (IOPS x latency; 128 printed) | the review's peak, as printed |" "$tmp/pub/summary.md" &&
    grep -qF "Not one depth: $pm kept 269 outstanding (its IOPS x latency), Drive A (/dev/nvme0n1, 3840.8 GB) ran at 128 (2.10x)." "$tmp/pub/summary.md" &&
-   grep -q "^| 2 | Drive A .* | 128 |$" "$tmp/pub/summary.md" &&
+   grep -q "^| 2 | Drive A .* | 128 | blkgen's peak: the maximum run, closed loop |$" "$tmp/pub/summary.md" &&
    grep -qF "| 2 | Drive A" "$tmp/pub/summary.md" &&
    grep -qF "| 1 | $pm | 144,000 | 9,437 | 436 us | n/a |" "$tmp/pub/summary.md" &&
    grep -q "the review's peak of a vdbench curve .* at the workload's printed thread count, with the latency it printed; the reviews do not say which run" "$tmp/pub/summary.md" &&

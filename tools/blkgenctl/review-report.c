@@ -1017,6 +1017,16 @@ static void outstanding(json_object *pk, char *buf, size_t len)
 		snprintf(buf, len, "%.3g (IOPS x latency)", depth_of(pk));
 }
 
+/*
+ * Which reading a row is: a run's maximum (closed loop, service time), or
+ * a review's peak as printed (the run of its curve it does not say).
+ */
+static const char *reading(json_object *pk)
+{
+	return get(pk, "published") ? "the review's peak, as printed" :
+	       "blkgen's peak: the maximum run, closed loop";
+}
+
 /* Depths more than 20% apart between a published figure and a run. */
 #define DEPTH_APART	0.2
 
@@ -1367,13 +1377,13 @@ int cmd_compare(int argc, char **argv)
 		char *svg;
 		size_t m, nl;
 
-		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak | Outstanding |\n|---:|---|---:|---:|---:|---:|---:|\n",
+		fprintf(md, "\n## %s\n\n| Rank | Drive | Peak IOPS | MB/s | Average latency at peak | p99 at peak | Outstanding | Reading |\n|---:|---|---:|---:|---:|---:|---:|---|\n",
 			str(w, "title"));
 		fprintf(html, "<section class=\"workload\" id=\"");
 		html_text(html, str(w, "name"));
 		fprintf(html, "\">\n<h2>");
 		html_text(html, str(w, "title"));
-		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th><th>Outstanding</th></tr>\n");
+		fprintf(html, "</h2>\n<table>\n<tr><th>Rank</th><th>Drive</th><th>Peak IOPS</th><th>MB/s</th><th>Average latency at peak</th><th>p99 at peak</th><th>Outstanding</th><th>Reading</th></tr>\n");
 		for (m = 0; m < alen(d); m++) {
 			json_object *x = json_object_array_get_idx(d, m), *pk = get(x, "peak");
 			char e[64], o[96];
@@ -1388,10 +1398,12 @@ int cmd_compare(int argc, char **argv)
 			if (num(pk, "bw_bytes") <= 0)
 				snprintf(b, sizeof(b), "n/a");
 			outstanding(pk, o, sizeof(o));
-			fprintf(md, "| %zu | %s | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"), a, b, c, e, o);
+			fprintf(md, "| %zu | %s | %s | %s | %s | %s | %s | %s |\n", m + 1, str(x, "drive"),
+				a, b, c, e, o, reading(pk));
 			fprintf(html, "<tr><td>%zu</td><td>", m + 1);
 			html_text(html, str(x, "drive"));
-			fprintf(html, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", a, b, c, e, o);
+			fprintf(html, "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				a, b, c, e, o, reading(pk));
 			pts[m] = get(x, "points");
 			lab[m] = str(x, "drive");
 		}
