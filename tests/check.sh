@@ -108,7 +108,7 @@ ready() {
 # it. Returns 1 when the queue is empty and whole (the kernels' boots are
 # added once they are known), 2 when what is left must wait.
 claim() {
-	local spec rest=() got=
+	local spec rest=() got='' whole=0
 	exec 9> "$queue.lock"
 	flock 9
 	while read -r spec; do
@@ -122,9 +122,11 @@ claim() {
 		fi
 	done < "$queue"
 	if [ ${#rest[@]} -gt 0 ]; then printf '%s\n' "${rest[@]}"; fi > "$queue"
+	# Whole or not, seen under the lock (lane 0 adds the rest under it).
+	[ -e "$queue.whole" ] && whole=1
 	exec 9>&-
 	[ -n "$got" ] && { echo "$got"; return 0; }
-	[ ${#rest[@]} -eq 0 ] && [ -e "$queue.whole" ] && return 1
+	[ ${#rest[@]} -eq 0 ] && [ "$whole" = 1 ] && return 1
 	return 2
 }
 
@@ -485,7 +487,8 @@ if [ "${VM:-1}" != 0 ]; then
 		[ -s build/newest-kernel.rel ] && [ "$(cat build/newest-kernel.rel)" = "$newest" ] && echo "dkms"
 	} > "$queue.all"
 	declare -p kernels newest arm64 |
-		sed 's/^declare -- /declare -g /; t; s/^declare -\([a-zA-Z]*\) /declare -g\1 /' > build/check-vars.sh
+		sed 's/^declare -- /declare -g /; t; s/^declare -\([a-zA-Z]*\) /declare -g\1 /' > build/check-vars.sh.tmp &&
+		mv build/check-vars.sh.tmp build/check-vars.sh
 	# One change under the queue's lock: what lane 1 has not taken of
 	# the debug kernel's, and the rest; then the queue is whole.
 	(

@@ -13,8 +13,10 @@
 # printed and has an erratum; the PM1743 translation's figures are its
 # numbers, in another order. Every figure keeps the sentences it comes
 # from as printed ("quote"), and its numbers, units included, are theirs
-# (the translation's in their printed order; a number printed wrong is
-# kept as "printed", with an erratum). Notes are figures, not prose. The
+# (the translation's numbers in their printed order, not their units,
+# which its reading moves from slot to slot; a number printed wrong is
+# kept as "printed", with an erratum that holds the value taken; a mean
+# below its p99). Notes are figures, not prose. The
 # application benchmarks (listed, not compared) have a section, TPS or
 # seconds, and Little's law at the VMs' threads where known. compare
 # takes a set by path (published:FILE) and refuses a figure without units.
@@ -60,7 +62,7 @@ def res(ok, what):
 # The quotes: each figure keeps the review's sentences it comes from, as
 # printed (the seeds' characters, no-break spaces and both micro signs
 # included). A number with its unit in a quote: 748,510 IOPS, 2.72GB/s,
-# 170us, 400K, 215 man IOPS (the translation's ten thousands), 3,259
+# 170μs (either micro sign), 400K, 215 man IOPS (the translation's ten thousands), 3,259
 # seconds. A bare K after 4, 8, 16, 64 or 128 is a block size (random
 # 4K read), not a figure.
 QNUM = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(K\s*IOPS|M\s*IOPS|\u4e07\s*IOPS|IOPS|GB/s|MB/s|[\u00b5\u03bc]s|ms|TPS|seconds|K)(?![A-Za-z])")
@@ -104,11 +106,20 @@ def quote_bad(x):
         if not isinstance(f, dict):
             continue
         if "printed" in f:
-            # As printed, and wrong: said in an erratum.
+            # As printed, and wrong: said in an erratum, which (or the
+            # printed text) holds the value taken, with its commas.
+            v = f.get("value", -1)
+            vs = "{:,}".format(int(v) if v == int(v) else v)
             if not any(ws(f["printed"]) in ws(s) for s in quote) or "erratum" not in x:
                 bad.append("%s printed '%s' (not in the quote, or no erratum)" % (k, f["printed"]))
+            elif vs not in f["printed"] + " " + x["erratum"]:
+                bad.append("%s %s in neither its printed '%s' nor its erratum" % (k, vs, f["printed"]))
         elif (float(f.get("value", -1)), f.get("unit")) not in toks:
             bad.append("%s %s %s not in the quote" % (k, f.get("value"), f.get("unit")))
+    # A mean and a p99 both in the quote: the mean the smaller (swapped, both would pass).
+    lm, lp = q(x.get("lat_mean"), LAT), q(x.get("lat_p99"), LAT)
+    if lm and lp and lm >= lp:
+        bad.append("lat_mean %s not below lat_p99 %s" % (lm, lp))
     return bad
 
 for f in sorted(glob.glob(os.path.join(pub, "*.json"))):
@@ -226,6 +237,10 @@ f = [x for x in d["drives"][0]["figures"] if x["workload"] == "sql"][0]
 f["iops"]["value"] = 241722
 g = [x for x in d["drives"][0]["figures"] if x["workload"] == "64k-seq-write-16"][0]
 del g["erratum"]
+h = [x for x in d["drives"][0]["figures"] if x["workload"] == "4k-random-read-512"][0]
+h["iops"]["value"] = 631960
+a = d["drives"][0]["applications"][1]
+a["lat_mean"], a["lat_p99"] = a["lat_p99"], a["lat_mean"]
 json.dump(d, open(sys.argv[2] + "/pm1735.json", "w"))
 d = json.load(open(sys.argv[1] + "/pm1743.json"))
 f = [x for x in d["drives"][0]["figures"] if x["workload"] == "sql"][0]
@@ -235,8 +250,10 @@ python3 "$tmp/check.py" "$tmp/bad" "$tmp/suites" > "$tmp/bad.out"
 q=$(grep "^not ok - pm1735.json: every figure's numbers" "$tmp/bad.out")
 if echo "$q" | grep -q "sql: iops 241722 IOPS not in the quote" &&
    echo "$q" | grep -q "64k-seq-write-16: iops printed '35,160K IOPS' (not in the quote, or no erratum)" &&
+   echo "$q" | grep -q "4k-random-read-512: iops 631,960 in neither its printed '631,959,288 IOPS' nor its erratum" &&
+   echo "$q" | grep -q "sysbench: lat_mean 0.0289 not below lat_p99 0.01626" &&
    grep -q "^not ok - pm1743.json: every figure's numbers.*sql: the quote prints \[187.0, 168.5\], seed_order \[168.5, 187\]" "$tmp/bad.out"; then
-	ok "a figure one off its quote, a printed error without its erratum, a translation's numbers reordered: each not ok"
+	ok "a figure one off its quote, a printed error without its erratum, a value taken from a printed error that says another, a mean and p99 swapped, a translation's numbers reordered: each not ok"
 else
 	notok "planted errors against the quotes: $(grep -c '^not ok' "$tmp/bad.out") not ok; $(grep "numbers" "$tmp/bad.out")"
 fi

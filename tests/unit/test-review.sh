@@ -429,8 +429,8 @@ usage_error "add --allow-write" review --device /dev/null -O "$tmp/x"
 usage_error "is not a block device" review --device /dev/null --allow-write -O "$tmp/x"
 usage_error "expected fill, pts or none" review --device /dev/null --allow-write -O "$tmp/x" --precondition wash
 usage_error "expected a percent of the device" review --device /dev/null --allow-write -O "$tmp/x" --region 0
-for v in 0 0.05 1.0005 1x 86401; do
-	usage_error "--point-secs $v: expected 0.1 to 86400 seconds, in whole milliseconds" \
+for v in 0 0.05 1.0005 1x 36001; do
+	usage_error "--point-secs $v: expected 0.1 to 36000 seconds, in whole milliseconds" \
 		review --device /dev/null --allow-write -O "$tmp/x" --point-secs $v
 done
 if "$ctl" review --dry-run --suite pm1743 --quick --point-secs 0.5 > "$tmp/plan" 2> "$tmp/err" &&

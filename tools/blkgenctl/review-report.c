@@ -619,7 +619,7 @@ static const char *latency_note =
 	"Beside it, the reviews' reading: they read their peak off the 0-120% curve, so the table gives the curve's "
 	"highest point that kept up with its arrivals (the knee) and its average service latency too; "
 	"compare ranks by the peak, the maximum run, as blkgen reads the published figures "
-	"(their IOPS x latency is about their thread count: a closed loop at it).";
+	"(their IOPS x latency is mostly their thread count, a closed loop at it; where not, compare says so).";
 
 static const char *drive_name(json_object *root, char *buf, size_t len)
 {
@@ -1080,7 +1080,7 @@ static void review_method(json_object *r, char *buf, size_t size)
 {
 	json_object *q = get(r, "quick");
 
-	snprintf(buf, size, "precondition %s, region %s, %g s points%s",
+	snprintf(buf, size, "precondition %s, region %s, %.10g s points%s",
 		 str(r, "precondition"), str(r, "region"),
 		 num(r, "point_secs"),
 		 q && json_object_get_boolean(q) ? ", --quick" : "");

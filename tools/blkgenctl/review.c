@@ -42,6 +42,12 @@
 #include "review.h"
 #include "run.h"
 
+/*
+ * A point's longest: its ten intervals (the knee compares their halves)
+ * within configfs's interval_ms, at most an hour.
+ */
+#define POINT_SECS_MAX	36000
+
 struct review {
 	const char *dev;
 	const char *dir;
@@ -49,7 +55,7 @@ struct review {
 	char suite_arg[4096];
 	char precondition[8];	/* fill, pts, none */
 	char region[16];	/* percent of the device, "25%" */
-	double point_secs;	/* whole milliseconds, 0.1 to 86400 */
+	double point_secs;	/* whole milliseconds, 0.1 to POINT_SECS_MAX */
 	bool quick;
 	bool quiet;
 	double pct[64];
@@ -88,7 +94,8 @@ static const char *review_help =
 	"                          (purge, fill, rounds to steady state) or none\n"
 	"      --region PCT        the test region, from the start (default 25%)\n"
 	"      --point-secs N      each run's measured seconds (default 60, after\n"
-	"                          a warmup of a sixth of it; 0.1 to 86400, e.g. 0.5)\n"
+	"                          a warmup of a sixth of it; 0.1 to 36000 in whole\n"
+	"                          milliseconds, e.g. 0.5)\n"
 	"      --quick             short points (2 s), three of them (10,50,100%),\n"
 	"                          a single fill: for a test VM\n"
 	"      --resume            continue the review in DIR with its settings\n"
@@ -462,7 +469,7 @@ static int region_pct(const struct review *rv)
 static int vdi_profile(struct review *rv, const struct suite_entry *e,
 		       unsigned int desktops, char *prof, size_t len)
 {
-	char trace[4200], size[32], desk[16], secs[16];
+	char trace[4200], size[32], desk[16], secs[32];
 	uint64_t bytes = cfs_dev_bytes(rv->dev) / 100 * region_pct(rv);
 	FILE *f;
 
@@ -478,7 +485,7 @@ static int vdi_profile(struct review *rv, const struct suite_entry *e,
 
 		snprintf(desk, sizeof(desk), "%u", desktops);
 		snprintf(size, sizeof(size), "%llu", (unsigned long long)bytes);
-		snprintf(secs, sizeof(secs), "%g", rv->point_secs);
+		snprintf(secs, sizeof(secs), "%.10g", rv->point_secs);
 		snprintf(tmp, sizeof(tmp), "%s/traces", rv->dir);
 		if (mkdirs(tmp))
 			return EXIT_FAIL;
@@ -1028,7 +1035,7 @@ static int resume_plan(struct review *rv, const char *file)
 	snprintf(rv->precondition, sizeof(rv->precondition), "%s",
 		 plan_str(o, "precondition"));
 	snprintf(rv->region, sizeof(rv->region), "%s", plan_str(o, "region"));
-	rv->point_secs = json_object_get_double(json_object_object_get(o, "point_secs"));
+	rv->point_secs = round(json_object_get_double(json_object_object_get(o, "point_secs")) * 1000) / 1000;
 	rv->quick = json_object_get_boolean(json_object_object_get(o, "quick"));
 	v = json_object_object_get(o, "points");
 	rv->npts = 0;
@@ -1037,7 +1044,7 @@ static int resume_plan(struct review *rv, const char *file)
 		rv->pct[rv->npts++] = json_object_get_double(json_object_array_get_idx(v, i));
 	json_object_put(o);
 	if (!ret && (!rv->suite_arg[0] || !rv->npts || !(rv->point_secs >= 0.1) ||
-		     rv->point_secs > 86400 || region_pct(rv) < 1 || region_pct(rv) > 100 ||
+		     rv->point_secs > POINT_SECS_MAX || region_pct(rv) < 1 || region_pct(rv) > 100 ||
 		     !valid_precondition(rv->precondition))) {
 		fprintf(stderr, "blkgenctl: review --resume: %s: not a plan blkgenctl wrote (suite, points, point_secs, region or precondition missing or wrong)\n",
 			file);
@@ -1114,7 +1121,7 @@ static void plan_estimate(const struct review *rv, FILE *out)
 			fprintf(out, ", after a fill of %d x the drive's capacity", passes);
 		}
 		if (!strcmp(rv->precondition, "pts"))
-			fprintf(out, " and up to 25 steady-state rounds of %g s",
+			fprintf(out, " and up to 25 steady-state rounds of %.10g s",
 				rv->point_secs);
 	}
 	fprintf(out, "\n");
@@ -1191,10 +1198,10 @@ int cmd_review(int argc, char **argv)
 		case 'S':
 			errno = 0;
 			secs = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(secs >= 0.1 && secs <= 86400) ||
+			if (errno || end == optarg || *end || !(secs >= 0.1 && secs <= POINT_SECS_MAX) ||
 			    fabs(secs * 1000 - round(secs * 1000)) > 1e-6) {
-				fprintf(stderr, "blkgenctl: review: --point-secs %s: expected 0.1 to 86400 seconds, in whole milliseconds\n",
-					optarg);
+				fprintf(stderr, "blkgenctl: review: --point-secs %s: expected 0.1 to %d seconds, in whole milliseconds\n",
+					optarg, POINT_SECS_MAX);
 				return EXIT_USAGE;
 			}
 			rv.point_secs = round(secs * 1000) / 1000;
@@ -1239,7 +1246,7 @@ int cmd_review(int argc, char **argv)
 		ret = resume_plan(&rv, plan);
 		if (ret)
 			return ret;
-		fprintf(stderr, "review: resuming %s with its settings (suite %s, %s, region %s, %g s points)\n",
+		fprintf(stderr, "review: resuming %s with its settings (suite %s, %s, region %s, %.10g s points)\n",
 			rv.dir, rv.suite_arg, rv.precondition, rv.region, rv.point_secs);
 	} else {
 		if (rv.dir && !dry_run && !access(plan, F_OK)) {
@@ -1342,7 +1349,7 @@ int cmd_review(int argc, char **argv)
 	pf = dry_run ? stdout : stderr;
 	rv.total = rv.suite.n * (1 + rv.npts);
 	rv.est_run = rv.point_secs * 7.0 / 6 + 1;
-	fprintf(pf, "review: suite %s (%s): %d workloads x (maximum + %d points) of %g s; precondition %s, region %s\n",
+	fprintf(pf, "review: suite %s (%s): %d workloads x (maximum + %d points) of %.10g s; precondition %s, region %s\n",
 		rv.suite.name, rv.suite.title[0] ? rv.suite.title : rv.suite.file,
 		rv.suite.n, rv.npts, rv.point_secs, rv.precondition, rv.region);
 	for (i = 0; i < rv.suite.n; i++)
