@@ -273,12 +273,13 @@ demo_check() {
 	return 1
 }
 
-# make demo-review: the pm1743 suite's review in the VM, drawn here, and
+# make demo-review: the pm1743 suite's review in the VM (0.5 s points:
+# 65 s against 115 at 1 s, its 21 workloads), drawn here, and
 # compared with the review's published figures: all 21 paired (none "not
 # shared"), each with its outstanding I/Os by IOPS x latency.
 demo_review_check() {
 	local log=$top/build/demo-review-check.log
-	if DEMO_POINT_SECS=1 KERNEL=$newest tests/demo-review.sh > "$log" 2>&1 &&
+	if DEMO_POINT_SECS=0.5 KERNEL=$newest tests/demo-review.sh > "$log" 2>&1 &&
 	   [ "$(grep -c '<section class="workload"' build/demo-review/index.html)" -eq 21 ] &&
 	   [ "$(grep -c '<svg' build/demo-review/index.html)" -eq 21 ] &&
 	   grep -q '^| 4K random read (128) | [0-9,]* |' build/demo-review/summary.md &&
