@@ -577,6 +577,17 @@ static void sentence(char *buf, size_t len, json_object *w)
 			 latency(num(pk, "lat_mean_ns"), b, sizeof(b)));
 }
 
+/* The knee's rate in its workload's unit: "40,000 IOPS", "6,620 MB/s". */
+static void knee_rate(json_object *w, json_object *k, char *buf, size_t len)
+{
+	char c[64];
+
+	if (!strcmp(str(w, "unit"), "mbps"))
+		snprintf(buf, len, "%s MB/s", thousands(num(k, "bw_bytes") / 1e6, c, sizeof(c)));
+	else
+		snprintf(buf, len, "%s IOPS", thousands(num(k, "iops"), c, sizeof(c)));
+}
+
 /*
  * "The reviews' reading, the curve's highest point that kept up (knee):
  * 90% of the maximum, 40,000 IOPS at 2.10 ms (service) and 2.31 ms
@@ -600,10 +611,7 @@ static void knee_sentence(char *buf, size_t len, json_object *w)
 			 "No point of its curve kept up with its target." : "");
 		return;
 	}
-	if (!strcmp(str(w, "unit"), "mbps"))
-		snprintf(a, sizeof(a), "%s MB/s", thousands(num(k, "bw_bytes") / 1e6, c, sizeof(c)));
-	else
-		snprintf(a, sizeof(a), "%s IOPS", thousands(num(k, "iops"), c, sizeof(c)));
+	knee_rate(w, k, a, sizeof(a));
 	snprintf(buf, len, "The reviews' reading, the curve's highest point that kept up (knee): %g%% of the maximum, %s at %s (service) and %s (response); %d point%s fell behind %s arrivals (backlog).",
 		 num(k, "target_pct"), a, latency(num(k, "lat_mean_ns"), b, sizeof(b)),
 		 latency(num(k, "resp_mean_ns"), c, sizeof(c)), behind,
@@ -671,12 +679,8 @@ static void knee_cells(json_object *w, char *rate, size_t rlen, char *lat, size_
 		snprintf(lat, llen, "-");
 		return;
 	}
-	if (!strcmp(str(w, "unit"), "mbps"))
-		snprintf(rate, rlen, "%s MB/s (%g%%)", thousands(num(k, "bw_bytes") / 1e6, a, sizeof(a)),
-			 num(k, "target_pct"));
-	else
-		snprintf(rate, rlen, "%s IOPS (%g%%)", thousands(num(k, "iops"), a, sizeof(a)),
-			 num(k, "target_pct"));
+	knee_rate(w, k, a, sizeof(a));
+	snprintf(rate, rlen, "%s (%g%%)", a, num(k, "target_pct"));
 	latency(num(k, "lat_mean_ns"), lat, llen);
 }
 
