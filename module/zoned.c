@@ -100,8 +100,13 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 	case BLKGEN_ZONE_ACTIVE:
 		z->wp = bz->wp - bz->start;
 		z->done = z->wp;
+		if (bz->cond == BLK_ZONE_COND_EXP_OPEN)
+			z->flags |= BLKGEN_ZF_EXP_OPEN;
 		zd->nr_open++;
 		zd->nr_idle++;
+		break;
+	case BLKGEN_ZONE_EMPTY:
+		zd->nr_empty++;
 		break;
 	case BLKGEN_ZONE_FULL:
 		z->wp = z->cap;
@@ -188,6 +193,40 @@ static u32 blkgen_zoned_verify_wp(const struct blkgen_zoned *zd,
 	return BLKGEN_ZONE_NONE;
 }
 
+/*
+ * More zones partly written than the budget: the budget's worth stay to
+ * be written (the explicitly open ones first: they hold an open resource
+ * until written full), the others are left as they are, read but never
+ * written. A closed zone holds no open resource and an implicitly open
+ * one is closed by the device when it needs the resource, so the zones
+ * written are within the device's open limit; the active ones are as
+ * many as the device holds already, never more.
+ */
+static void blkgen_zoned_leave(struct blkgen_zoned *zd)
+{
+	u32 keep = zd->max_open, pass, i;
+
+	if (zd->nr_open <= keep)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < zd->nr; i++) {
+			struct blkgen_zone *z = &zd->z[i];
+
+			bool exp = z->flags & BLKGEN_ZF_EXP_OPEN;
+
+			/* The explicitly open zones first, then the others. */
+			if (z->state != BLKGEN_ZONE_ACTIVE || exp != !pass)
+				continue;
+			if (keep)
+				keep--;
+			else
+				z->state = BLKGEN_ZONE_LEFT;
+		}
+	}
+	zd->nr_open = zd->max_open;
+	zd->nr_idle = zd->max_open;
+}
+
 /**
  * blkgen_zoned_prepare() - Set up a workload's zones for a run.
  * @job: the job, job->lock held
@@ -197,10 +236,10 @@ static u32 blkgen_zoned_verify_wp(const struct blkgen_zoned *zd,
  * On a zoned device, reports the zones of the workload's range (the whole
  * zones inside it) and sets the open-zone budget: max_open_zones, or the
  * device's open limit, or its active limit less the zones active outside
- * the range, or else the workload's depth. Refuses what would make the
- * device fail I/O: sizes above a zone's capacity or the append limit,
- * more partly written zones than the budget, settings the device's limits
- * do not allow.
+ * the range, or else the workload's depth; partly written zones beyond it
+ * are left as they are. Refuses what would make the device fail I/O:
+ * sizes above a zone's capacity or the append limit, settings the
+ * device's limits do not allow.
  *
  * Return: 0 or a negative errno with job->error set.
  */
@@ -291,6 +330,7 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	spin_lock_init(&zd->lock);
 	zd->nr_open = 0;
 	zd->nr_idle = 0;
+	zd->nr_empty = 0;
 	zd->cap_sectors = 0;
 	zd->full_sectors = 0;
 	ret = blkgen_zone_report(wl, &rep);
@@ -368,14 +408,8 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	}
 	zd->max_open = wl->max_open_zones ?: limit ?:
 		       min(wl->depth, max(rep.nr_seq, 1U));
-	if (write && zd->nr_open > zd->max_open) {
-		blkgen_job_set_error(job,
-				     "%s: %u zones of the range are partly written, above max_open_zones %u: reset or finish them (EBUSY)",
-				     blkgen_wl_name(wl), zd->nr_open,
-				     zd->max_open);
-		ret = -EBUSY;
-		goto out_drop;
-	}
+	if (write)
+		blkgen_zoned_leave(zd);
 	zd->thresh = wl->zone_reset_threshold;
 	zd->period = 100 / wl->zone_reset_frequency;
 	zd->append = wl->zone_append;
@@ -495,10 +529,19 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 	u32 k, j;
 	int ret;
 
-	/* Nothing to take: no budget, nothing partly written and idle. */
-	if (READ_ONCE(zd->nr_open) >= zd->max_open && !READ_ONCE(zd->nr_idle))
+	/*
+	 * Nothing to take: nothing partly written and idle, and no budget
+	 * or nothing empty, and no reset to be done for this worker. No
+	 * scan of the zones then: on a range nearly full it would be one
+	 * per write.
+	 */
+	if (!READ_ONCE(zd->nr_idle) &&
+	    (READ_ONCE(zd->nr_open) >= zd->max_open ||
+	     (!READ_ONCE(zd->nr_empty) && zr->nr_room)))
 		return BLKGEN_ZONE_NONE;
 	spin_lock(&zd->lock);
+	if (!zd->nr_idle && (!zd->nr_empty || zd->nr_open >= zd->max_open))
+		goto full;
 	for (k = 0, j = from; k < zd->nr; k++) {
 		u8 state = zd->z[j].state;
 
@@ -508,6 +551,7 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 		}
 		if (state == BLKGEN_ZONE_EMPTY && zd->nr_open < zd->max_open) {
 			zd->nr_open++;
+			zd->nr_empty--;
 			goto own;
 		}
 		if (++j == zd->nr)
@@ -518,6 +562,7 @@ static u32 blkgen_zone_open(struct blkgen_workload *wl,
 	 * only for a worker with no room left in its own (else a fill of
 	 * the range would reset zones before it filled the last ones).
 	 */
+full:
 	if (zd->nr_open >= zd->max_open || zr->nr_room)
 		goto none;
 	j = blkgen_zone_find_full(zd, from);
@@ -577,11 +622,14 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 		zd->z[j].wp = 0;
 	}
 	spin_lock(&zd->lock);
-	if (ret == BLKGEN_ZONE_HELD)
+	if (ret == BLKGEN_ZONE_HELD) {
 		zd->z[j].state = BLKGEN_ZONE_RESET;
-	else
-		zd->z[j].state = zd->z[j].wp ? BLKGEN_ZONE_DEAD :
-				 BLKGEN_ZONE_EMPTY;
+	} else if (zd->z[j].wp) {
+		zd->z[j].state = BLKGEN_ZONE_DEAD;
+	} else {
+		zd->z[j].state = BLKGEN_ZONE_EMPTY;
+		zd->nr_empty++;
+	}
 	spin_unlock(&zd->lock);
 }
 
@@ -593,7 +641,7 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 static bool blkgen_zone_writable(const struct blkgen_zoned *zd,
 				 const struct blkgen_zone *z)
 {
-	return z->wp < z->cap &&
+	return z->wp < z->cap && !(z->flags & BLKGEN_ZF_STALE) &&
 	       ((zd->append && !zd->verify) || !z->inflight);
 }
 
@@ -718,53 +766,76 @@ static int blkgen_zone_finish_torn(struct blkgen_workload *wl, u32 i)
 }
 
 /*
- * A write failed: its room is given back (a regular write fails without
- * moving the write pointer) and, with nothing else in flight to the zone,
- * the write pointer is the device's again, as a report says.
+ * The write pointer of zone @i as the device has it, read once nothing is
+ * in flight to the zone (a write failed: the zone is stale until then).
+ * A zone found read-only or offline is left alone: no longer written, nor
+ * read (its @done 0).
  */
-static void blkgen_zone_refresh(struct blkgen_workload *wl,
-				struct blkgen_zrun *zr, u32 i, u32 size)
+static void blkgen_zone_sync(struct blkgen_workload *wl, u32 i)
 {
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zone *z = &zd->z[i];
-	bool had_room = z->wp < z->cap;
 	struct blk_zone bz;
 	unsigned int noio;
 	int ret;
 
-	z->wp -= size >> SECTOR_SHIFT;
-	if (!z->inflight) {
-		noio = memalloc_noio_save();
-		ret = blkdev_report_zones(wl->dev.bdev,
-					  blkgen_zone_start(zd, i), 1,
-					  blkgen_zone_copy_cb, &bz);
-		memalloc_noio_restore(noio);
-		if (ret == 1) {
-			switch (bz.cond) {
-			case BLK_ZONE_COND_EMPTY:
-				z->wp = 0;
-				break;
-			case BLK_ZONE_COND_IMP_OPEN:
-			case BLK_ZONE_COND_EXP_OPEN:
-			case BLK_ZONE_COND_CLOSED:
-				z->wp = min_t(u64, bz.wp - bz.start, z->cap);
-				if (blkgen_zone_finish_torn(wl, i))
-					goto dead;
-				break;
-			case BLK_ZONE_COND_FULL:
-				z->wp = z->cap;
-				break;
-			default:	/* read-only, offline: left alone */
-dead:
-				z->wp = z->cap;
-				spin_lock(&zd->lock);
-				z->state = BLKGEN_ZONE_DEAD;
-				spin_unlock(&zd->lock);
-				break;
-			}
+	noio = memalloc_noio_save();
+	ret = blkdev_report_zones(wl->dev.bdev, blkgen_zone_start(zd, i), 1,
+				  blkgen_zone_copy_cb, &bz);
+	memalloc_noio_restore(noio);
+	z->flags &= ~BLKGEN_ZF_STALE;
+	if (ret == 1) {
+		switch (bz.cond) {
+		case BLK_ZONE_COND_EMPTY:
+			z->wp = 0;
+			break;
+		case BLK_ZONE_COND_IMP_OPEN:
+		case BLK_ZONE_COND_EXP_OPEN:
+		case BLK_ZONE_COND_CLOSED:
+			z->wp = min_t(u64, bz.wp - bz.start, z->cap);
+			if (blkgen_zone_finish_torn(wl, i))
+				goto dead;
+			break;
+		case BLK_ZONE_COND_FULL:
+			z->wp = z->cap;
+			break;
+		default:	/* read-only, offline: left alone */
+			goto dead;
 		}
-		WRITE_ONCE(z->done, z->wp);
 	}
+	WRITE_ONCE(z->done, z->wp);
+	return;
+dead:
+	z->wp = z->cap;
+	WRITE_ONCE(z->done, 0);
+	spin_lock(&zd->lock);
+	z->state = BLKGEN_ZONE_DEAD;
+	spin_unlock(&zd->lock);
+}
+
+/*
+ * A write to zone @i completed, @ok or not. A failed one gives its room
+ * back (a regular write fails without moving the write pointer) and
+ * makes the zone stale: no write is issued to it until, with nothing in
+ * flight to it, its write pointer is read from the device again. Zone
+ * appends in flight behind the failed one may fail too (6.12 fails every
+ * write to a zone whose write pointer it emulates after an error, until
+ * a report); new ones would.
+ */
+static void blkgen_zone_complete(struct blkgen_workload *wl,
+				 struct blkgen_zrun *zr, u32 i, u32 size,
+				 bool ok)
+{
+	struct blkgen_zone *z = &wl->zd.z[i];
+	bool had_room = z->wp < z->cap;
+
+	z->inflight--;
+	if (!ok) {
+		z->wp -= size >> SECTOR_SHIFT;
+		z->flags |= BLKGEN_ZF_STALE;
+	}
+	if (!z->inflight && (z->flags & BLKGEN_ZF_STALE))
+		blkgen_zone_sync(wl, i);
 	if (had_room && z->wp == z->cap)
 		zr->nr_room--;
 	else if (!had_room && z->wp < z->cap)
@@ -806,14 +877,12 @@ void blkgen_zoned_done(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zone *z = &zd->z[zone];
 
-	z->inflight--;
 	if (ok) {
 		WRITE_ONCE(z->done, z->done + (size >> SECTOR_SHIFT));
 		if (zd->append)
 			zr->cnt[BLKGEN_ZC_APPENDS]++;
-	} else {
-		blkgen_zone_refresh(wl, zr, zone, size);
 	}
+	blkgen_zone_complete(wl, zr, zone, size, ok);
 	if (!z->inflight && z->wp >= z->cap)
 		blkgen_zone_full(zd, zr, zone);
 }
@@ -895,6 +964,7 @@ void blkgen_zoned_release(struct blkgen_workload *wl, struct blkgen_zrun *zr)
 		} else {
 			z->state = BLKGEN_ZONE_EMPTY;
 			zd->nr_open--;
+			zd->nr_empty++;
 		}
 	}
 	spin_unlock(&zd->lock);

@@ -21,7 +21,17 @@ enum blkgen_zone_state {
 				 * (verify: a read held some of its blocks)
 				 */
 	BLKGEN_ZONE_DEAD,	/* read-only or offline: left alone */
+	BLKGEN_ZONE_LEFT,	/* partly written beyond the open budget at
+				 * start: read below its write pointer,
+				 * never written or reset
+				 */
 };
+
+/* struct blkgen_zone's @flags */
+#define BLKGEN_ZF_EXP_OPEN	0x1	/* explicitly open at start */
+#define BLKGEN_ZF_STALE		0x2	/* a write to it failed: no more until
+					 * its write pointer is read again
+					 */
 
 /**
  * struct blkgen_zone - one zone of a zoned workload's range
@@ -31,9 +41,11 @@ enum blkgen_zone_state {
  * @inflight: writes in flight to it
  * @owner: the worker writing to it, 1-based; 0 for none
  * @state: enum blkgen_zone_state
+ * @flags: BLKGEN_ZF_*
  *
- * @state and @owner change under the workload's zone lock; @wp, @done and
- * @inflight belong to the owner (a read elsewhere looks at @done only).
+ * @state and @owner change under the workload's zone lock; @wp, @done,
+ * @inflight and @flags belong to the owner (a read elsewhere looks at
+ * @done only; BLKGEN_ZF_EXP_OPEN is set at start, before any worker).
  */
 struct blkgen_zone {
 	u32 wp;
@@ -42,6 +54,7 @@ struct blkgen_zone {
 	u32 inflight;
 	u16 owner;
 	u8 state;
+	u8 flags;
 };
 
 /**
@@ -53,6 +66,7 @@ struct blkgen_zone {
  * @max_open: zones that may be open (or active) at once
  * @nr_open: zones open or active now, ours or left partly written
  * @nr_idle: partly written zones nobody writes to (counted in @nr_open)
+ * @nr_empty: empty zones nobody writes to
  * @cap_sectors: writable sectors of the sequential zones
  * @full_sectors: capacity of the full ones (the reset threshold's share)
  * @thresh: reset a full zone every @period writes once @full_sectors
@@ -63,7 +77,8 @@ struct blkgen_zone {
  * @beyond_wp: reads go where the pattern says, written or not
  * @verify: the workload verifies: a reset takes the zone's blocks in the
  *	generation table first, and a zone takes one append at a time
- * @lock: protects @state, @owner, @nr_open, @full_sectors
+ * @lock: protects @state, @owner, @nr_open, @nr_idle, @nr_empty,
+ *	@full_sectors
  */
 struct blkgen_zoned {
 	struct blkgen_zone *z;
@@ -73,6 +88,7 @@ struct blkgen_zoned {
 	u32 max_open;
 	u32 nr_open;
 	u32 nr_idle;
+	u32 nr_empty;
 	u64 cap_sectors;
 	u64 full_sectors;
 	u32 thresh;
