@@ -413,7 +413,8 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	zd->thresh = wl->zone_reset_threshold;
 	zd->period = 100 / wl->zone_reset_frequency;
 	zd->append = wl->zone_append;
-	zd->beyond_wp = wl->read_beyond_wp;
+	/* A trace's reads keep their places: the trace is the workload. */
+	zd->beyond_wp = wl->read_beyond_wp || wl->replay;
 	zd->verify = wl->verify;
 	return 0;
 
@@ -898,7 +899,10 @@ void blkgen_zoned_done(struct blkgen_workload *wl, struct blkgen_zrun *zr,
  * holds (a read a third into the zone reads a third into its data). A
  * zone holding less than the read goes to the next ones (a few); if none
  * holds enough, the read goes where the pattern said, beyond the write
- * pointer (counted). Conventional zones are read as they are.
+ * pointer (counted). Conventional zones are read as they are. With
+ * read_beyond_wp, and in a replay (the trace's places are its
+ * workload), every read goes where it was drawn, counted if it reads
+ * past a write pointer.
  */
 void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 		       struct blkgen_choice *c)
@@ -910,8 +914,18 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 	u64 rel = (c->offset >> SECTOR_SHIFT) & mask;
 	u32 lbs_mask = (wl->lbs >> SECTOR_SHIFT) - 1;
 
-	if (zd->beyond_wp)
+	if (zd->beyond_wp) {
+		const struct blkgen_zone *z = &zd->z[i];
+		u64 zs = blkgen_zone_start(zd, i);
+		u64 at = c->offset >> SECTOR_SHIFT;
+
+		/* Counted if it reads past its zone's write pointer. */
+		if (z->state != BLKGEN_ZONE_CONV && at >= zs &&
+		    at - zs < (1ULL << zd->shift) &&
+		    at - zs + n > READ_ONCE(z->done))
+			zr->cnt[BLKGEN_ZC_BEYOND]++;
 		return;
+	}
 	for (k = 0; k < 8; k++) {
 		const struct blkgen_zone *z = &zd->z[i];
 		u32 done = READ_ONCE(z->done);

@@ -74,7 +74,8 @@ struct blkgen_zone {
  *	zone is left to open)
  * @period: see @thresh
  * @append: write by zone append
- * @beyond_wp: reads go where the pattern says, written or not
+ * @beyond_wp: reads go where drawn, written or not (read_beyond_wp, or a
+ *	replay), those past a write pointer counted
  * @verify: the workload verifies: a reset takes the zone's blocks in the
  *	generation table first, and a zone takes one append at a time
  * @lock: protects @state, @owner, @nr_open, @nr_idle, @nr_empty,
