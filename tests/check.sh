@@ -205,7 +205,9 @@ lane2() {
 		spec=$(claim)
 		rc=$?
 		case $rc in
-		0) boot "$spec" ;;
+		0) boot "$spec"
+		   # Its end, for the account of every queued boot.
+		   echo "$spec" >> "$top/build/check-booted.txt" ;;
 		1) break ;;
 		*) sleep 5 ;;	# the debug kernel's build, the host tiers, or the kernels
 		esac
@@ -384,7 +386,8 @@ arm64_icount_tests="bench/001 bench/002 results/002 sync/002"
 lane1_pid=
 if [ "${VM:-1}" != 0 ]; then
 	rm -rf build/vm
-	rm -f "$queue.whole" build/check-vars.sh
+	rm -f "$queue.whole" build/check-vars.sh build/check-queue.planned
+	: > build/check-booted.txt
 	{
 		[ $debug = 1 ] && echo "debug 1/2"
 		[ $debug = 1 ] && echo "debug 2/2"
@@ -497,7 +500,7 @@ if [ "${VM:-1}" != 0 ]; then
 		grep -vxF -f <(grep '^debug' "$queue.all" | grep -vxF -f "$queue") "$queue.all" > "$queue.new"
 		mv "$queue.new" "$queue"
 		touch "$queue.whole"
-		rm -f "$queue.all"
+		mv "$queue.all" build/check-queue.planned
 	) 9> "$queue.lock"
 fi
 
@@ -591,10 +594,15 @@ if [ "${VM:-1}" != 0 ]; then
 	lane=2 lane2
 	tier "waiting for lane 1"
 	wait "$lane1_pid"
+	lane1_rc=$?
 	trap - EXIT
 	sed 's/^/[lane 1] /' build/check-lane1.log
 	cat build/check-results-lane1.txt >> "$results"
 	sed 's/  /  lane 1: /' build/check-times-lane1.txt >> "$times"
+	[ "$lane1_rc" = 0 ] || echo "FAIL lane 1: exited $lane1_rc" | tee -a "$results"
+	step "check: every queued boot reported (lane 1's and lane 2's)" \
+		tests/check-boots.sh build/check-queue.planned build/check-booted.txt \
+		"$([ -e build/check-debug.failed ] && echo 1 || echo 0)"
 	# Alone: it checks each guest's first I/O within 1 ms of start_at,
 	# and a guest's clock runs on while the host has its vCPU off a core
 	# (beside other boots: 5.8 ms, once 67 ms).
