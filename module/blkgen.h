@@ -95,6 +95,8 @@ enum blkgen_arrival {
  *	old where no completed flush required new data (verify pass)
  * @replay: replay: records remapped into the range, and clipped to bs
  * @zone: zoned workload: zone events, enum blkgen_zone_counter
+ * @cycles: its I/Os are stamped with the cycle counter, not ktime_get()
+ *	(set at start, before the worker runs)
  *
  * Written only by the owning worker; summed under job->lock when read.
  */
@@ -114,6 +116,7 @@ struct blkgen_stats {
 	u64 verify[3];
 	u64 replay[2];
 	u64 zone[BLKGEN_ZC_NR];
+	bool cycles;
 };
 
 #define BLKGEN_VLOG_MAX		64	/* mismatches kept per workload */

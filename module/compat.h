@@ -214,6 +214,9 @@ static inline void blkgen_time_snapshot(struct system_time_snapshot *snap)
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
 
+/* The clocksource of blkgen_cycles(), as current_clocksource names it. */
+#define BLKGEN_CYCLES_NAME	"tsc"
+
 static __always_inline u64 blkgen_cycles(void)
 {
 	return rdtsc_ordered();
@@ -263,6 +266,8 @@ static inline bool blkgen_cycles_unstable(void)
 #include <clocksource/arm_arch_timer.h>
 #include <linux/clocksource_ids.h>
 #include <linux/of.h>
+
+#define BLKGEN_CYCLES_NAME	"arch_sys_counter"
 
 /*
  * The counter as timekeeping reads it: arch_timer_read_counter() is the
@@ -328,6 +333,8 @@ static inline bool blkgen_cycles_unstable(void)
 	return false;
 }
 #else
+#define BLKGEN_CYCLES_NAME	"cycles"
+
 static __always_inline u64 blkgen_cycles(void)
 {
 	return 0;

@@ -239,6 +239,43 @@ BLKGEN_COUNTER_ATTR(zone_resets, BLKGEN_ZONE_RESETS);
 BLKGEN_COUNTER_ATTR(zone_appends, BLKGEN_ZONE_APPENDS);
 BLKGEN_COUNTER_ATTR(zone_reads_beyond_wp, BLKGEN_ZONE_READS_BEYOND_WP);
 
+/*
+ * The clock the workload's last run stamped its I/Os with: the cycle
+ * counter's clocksource (the closed loop's fast path where timekeeping
+ * reads it), ktime, both (workers that differed), or none (not run).
+ */
+static ssize_t clock_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct blkgen_workload *wl = kobj_to_wl(kobj);
+	struct blkgen_job *job = wl->job;
+	bool cycles = false, ktime = false;
+	unsigned int i;
+
+	mutex_lock(&job->lock);
+	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
+		for (i = 0; i < job->nr_workers; i++) {
+			const struct blkgen_stats *st;
+
+			st = blkgen_worker_stats(job->workers[i], wl->index);
+			if (!st)
+				continue;
+			if (st->cycles)
+				cycles = true;
+			else
+				ktime = true;
+		}
+	}
+	mutex_unlock(&job->lock);
+	if (cycles && ktime)
+		return sysfs_emit(buf, "%s ktime\n", BLKGEN_CYCLES_NAME);
+	if (cycles)
+		return sysfs_emit(buf, "%s\n", BLKGEN_CYCLES_NAME);
+	return sysfs_emit(buf, "%s\n", ktime ? "ktime" : "none");
+}
+
+static struct kobj_attribute blkgen_attr_clock = __ATTR_RO(clock);
+
 static ssize_t flushes_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -660,6 +697,7 @@ static struct attribute *blkgen_wl_attrs[] = {
 	&blkgen_attr_zone_resets.attr,
 	&blkgen_attr_zone_appends.attr,
 	&blkgen_attr_zone_reads_beyond_wp.attr,
+	&blkgen_attr_clock.attr,
 	NULL,
 };
 

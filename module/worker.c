@@ -1924,6 +1924,7 @@ struct blkgen_worker *blkgen_worker_create(struct blkgen_job *job,
 		r->fopf[0] = REQ_OP_READ;
 		r->fopf[1] = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE | r->wopf;
 		r->cycles = khz != 0;
+		r->stats->cycles = r->cycles;
 		blkgen_tclock_init(&r->tc, khz);
 		if (!r->record)
 			r->end_io = blkgen_end_io;

@@ -92,6 +92,7 @@ struct wl_result {
 	uint64_t flushes;	/* flush_ms: flushes completed */
 	uint64_t zone[ZC_NR];	/* zoned: WL/zones_opened ... (zone_names) */
 	bool zoned;		/* on a zoned device: the counters are shown */
+	char clock[32];		/* WL/clock: "tsc", "ktime"...; "" if unknown */
 	char *verify_log;	/* WL/verify_log, NULL if empty */
 	struct blkgen_interval *iv;
 	size_t nr_iv;

@@ -144,6 +144,7 @@ static void add_counters(json_object *o, struct wl_result *w)
 	json_object *v = json_member(o, "verify");
 	int i;
 	uint64_t lag = json_object_get_uint64(json_member(o, "max_lag_ns"));
+	const char *clock = json_object_get_string(json_member(o, "clock"));
 
 	w->errors += json_object_get_uint64(json_member(o, "errors"));
 	w->late_ios += json_object_get_uint64(json_member(o, "late_ios"));
@@ -161,6 +162,11 @@ static void add_counters(json_object *o, struct wl_result *w)
 	}
 	if (lag > w->max_lag_ns)
 		w->max_lag_ns = lag;
+	/* The clock: one name if all agree, else "mixed". */
+	if (clock && !w->clock[0])
+		snprintf(w->clock, sizeof(w->clock), "%s", clock);
+	else if (clock && strcmp(w->clock, clock))
+		snprintf(w->clock, sizeof(w->clock), "mixed");
 }
 
 /* A job of fio's json+ output: one workload named after the job. */

@@ -233,6 +233,9 @@ static json_object *json_one(const struct job_result *r)
 		json_object_object_add(o, "flushes",
 				       json_object_new_uint64(w->flushes));
 		json_zone(o, w);
+		if (w->clock[0])
+			json_object_object_add(o, "clock",
+					       json_object_new_string(w->clock));
 		json_object_object_add(o, "intervals", json_intervals(w));
 		json_object_array_add(wls, o);
 	}

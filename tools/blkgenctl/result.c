@@ -167,6 +167,9 @@ static int load_wl(const char *jobdir, struct wl_result *w)
 	/* Zone counters; absent from modules before zoned workloads. */
 	for (i = 0; i < ZC_NR; i++)
 		load_u64(dir, zone_names[i], &w->zone[i]);
+	/* The clock its I/Os were stamped with; absent from older modules. */
+	if (!cfs_path(path, sizeof(path), dir, "clock"))
+		cfs_read_text(path, w->clock, sizeof(w->clock));
 	if (!cfs_path(path, sizeof(path), dir, "verify_log")) {
 		w->verify_log = cfs_read_file(path, &size);
 		if (w->verify_log && !w->verify_log[0]) {
