@@ -95,7 +95,8 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 	rep->nr_seq++;
 	rep->nr_usable += state != BLKGEN_ZONE_DEAD;
 	rep->min_cap = min(rep->min_cap, z->cap);
-	zd->cap_sectors += z->cap;
+	if (state != BLKGEN_ZONE_DEAD)
+		zd->cap_sectors += z->cap;
 	switch (state) {
 	case BLKGEN_ZONE_ACTIVE:
 		z->wp = bz->wp - bz->start;
@@ -211,16 +212,18 @@ static void blkgen_zoned_leave(struct blkgen_zoned *zd)
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < zd->nr; i++) {
 			struct blkgen_zone *z = &zd->z[i];
-
 			bool exp = z->flags & BLKGEN_ZF_EXP_OPEN;
 
 			/* The explicitly open zones first, then the others. */
 			if (z->state != BLKGEN_ZONE_ACTIVE || exp != !pass)
 				continue;
-			if (keep)
+			if (keep) {
 				keep--;
-			else
-				z->state = BLKGEN_ZONE_LEFT;
+				continue;
+			}
+			/* Never full: no share of the reset threshold's. */
+			z->state = BLKGEN_ZONE_LEFT;
+			zd->cap_sectors -= z->cap;
 		}
 	}
 	zd->nr_open = zd->max_open;
@@ -356,15 +359,6 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 				     blkgen_wl_name(wl), wl->device, p->align);
 		goto out_drop;
 	}
-	bad = wl->verify ? blkgen_zoned_verify_wp(zd, p) : BLKGEN_ZONE_NONE;
-	if (bad != BLKGEN_ZONE_NONE) {
-		blkgen_job_set_error(job,
-				     "%s: verify: the zone of %s at sector %llu holds %u sectors, not whole blocks of %u bytes: reset or finish it (EINVAL)",
-				     blkgen_wl_name(wl), wl->device,
-				     (u64)(zd->first + bad) << zd->shift,
-				     zd->z[bad].wp, p->align);
-		goto out_drop;
-	}
 	if (write && rep.nr_seq && !rep.nr_usable) {
 		blkgen_job_set_error(job,
 				     "%s: every zone of the range of %s is read-only or offline (EINVAL)",
@@ -410,6 +404,16 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 		       min(wl->depth, max(rep.nr_seq, 1U));
 	if (write)
 		blkgen_zoned_leave(zd);
+	/* The zones to be written (those left are read below whole blocks). */
+	bad = wl->verify ? blkgen_zoned_verify_wp(zd, p) : BLKGEN_ZONE_NONE;
+	if (bad != BLKGEN_ZONE_NONE) {
+		blkgen_job_set_error(job,
+				     "%s: verify: the zone of %s at sector %llu holds %u sectors, not whole blocks of %u bytes: reset or finish it (EINVAL)",
+				     blkgen_wl_name(wl), wl->device,
+				     (u64)(zd->first + bad) << zd->shift,
+				     zd->z[bad].wp, p->align);
+		goto out_drop;
+	}
 	zd->thresh = wl->zone_reset_threshold;
 	zd->period = 100 / wl->zone_reset_frequency;
 	zd->append = wl->zone_append;
@@ -785,24 +789,38 @@ static void blkgen_zone_sync(struct blkgen_workload *wl, u32 i)
 				  blkgen_zone_copy_cb, &bz);
 	memalloc_noio_restore(noio);
 	z->flags &= ~BLKGEN_ZF_STALE;
-	if (ret == 1) {
-		switch (bz.cond) {
-		case BLK_ZONE_COND_EMPTY:
-			z->wp = 0;
-			break;
-		case BLK_ZONE_COND_IMP_OPEN:
-		case BLK_ZONE_COND_EXP_OPEN:
-		case BLK_ZONE_COND_CLOSED:
-			z->wp = min_t(u64, bz.wp - bz.start, z->cap);
-			if (blkgen_zone_finish_torn(wl, i))
-				goto dead;
-			break;
-		case BLK_ZONE_COND_FULL:
-			z->wp = z->cap;
-			break;
-		default:	/* read-only, offline: left alone */
+	if (ret != 1) {
+		/* Its write pointer unknown, the zone cannot be written. */
+		blkgen_job_fail(wl->job,
+				"%s: %s: a zone report at sector %llu failed after a write error (%s)",
+				blkgen_wl_name(wl), wl->device,
+				(unsigned long long)blkgen_zone_start(zd, i),
+				blkgen_errno_name(ret < 0 ? ret : -EIO));
+		goto dead;
+	}
+	switch (bz.cond) {
+	case BLK_ZONE_COND_EMPTY:
+		z->wp = 0;
+		break;
+	case BLK_ZONE_COND_IMP_OPEN:
+	case BLK_ZONE_COND_EXP_OPEN:
+	case BLK_ZONE_COND_CLOSED:
+		z->wp = min_t(u64, bz.wp - bz.start, z->cap);
+		ret = blkgen_zone_finish_torn(wl, i);
+		if (ret) {
+			blkgen_job_fail(wl->job,
+					"%s: %s: finishing the zone at sector %llu, its write pointer inside a block, failed (%s)",
+					blkgen_wl_name(wl), wl->device,
+					(u64)blkgen_zone_start(zd, i),
+					blkgen_errno_name(ret));
 			goto dead;
 		}
+		break;
+	case BLK_ZONE_COND_FULL:
+		z->wp = z->cap;
+		break;
+	default:	/* read-only, offline: left alone */
+		goto dead;
 	}
 	WRITE_ONCE(z->done, z->wp);
 	return;
@@ -919,8 +937,12 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 		u64 zs = blkgen_zone_start(zd, i);
 		u64 at = c->offset >> SECTOR_SHIFT;
 
-		/* Counted if it reads past its zone's write pointer. */
-		if (z->state != BLKGEN_ZONE_CONV && at >= zs &&
+		/*
+		 * Counted if it reads past its zone's write pointer (of the
+		 * range's whole zones; a dead zone's is unknown).
+		 */
+		if (z->state != BLKGEN_ZONE_CONV &&
+		    z->state != BLKGEN_ZONE_DEAD && at >= zs &&
 		    at - zs < (1ULL << zd->shift) &&
 		    at - zs + n > READ_ONCE(z->done))
 			zr->cnt[BLKGEN_ZC_BEYOND]++;

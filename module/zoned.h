@@ -64,10 +64,12 @@ struct blkgen_zone {
  * @first: device zone number of @z[0]
  * @shift: log2 of the zone size in sectors
  * @max_open: zones that may be open (or active) at once
- * @nr_open: zones open or active now, ours or left partly written
+ * @nr_open: zones open or active now: ours, or partly written and idle
+ *	(BLKGEN_ZONE_ACTIVE; not BLKGEN_ZONE_LEFT)
  * @nr_idle: partly written zones nobody writes to (counted in @nr_open)
  * @nr_empty: empty zones nobody writes to
- * @cap_sectors: writable sectors of the sequential zones
+ * @cap_sectors: writable sectors of the sequential zones (not dead, not
+ *	left)
  * @full_sectors: capacity of the full ones (the reset threshold's share)
  * @thresh: reset a full zone every @period writes once @full_sectors
  *	passes this share of @cap_sectors, in percent (100: only when no
