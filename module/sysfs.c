@@ -186,14 +186,17 @@ static u64 blkgen_counter(const struct blkgen_stats *st,
 	}
 }
 
-/* Sum a counter over the workers of the workload's last run. */
-static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
-				      enum blkgen_counter c)
+/*
+ * Call @fn on each worker's statistics of the workload's last run, under
+ * job->lock (the workers and their statistics stay until it is dropped).
+ */
+static void blkgen_wl_each_stats(struct blkgen_workload *wl,
+				 void (*fn)(const struct blkgen_stats *st,
+					    void *arg),
+				 void *arg)
 {
-	struct blkgen_workload *wl = kobj_to_wl(kobj);
 	struct blkgen_job *job = wl->job;
 	unsigned int i;
-	u64 v = 0;	/* a sum, or for max_lag_ns a maximum */
 
 	mutex_lock(&job->lock);
 	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
@@ -201,16 +204,36 @@ static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
 			const struct blkgen_stats *st;
 
 			st = blkgen_worker_stats(job->workers[i], wl->index);
-			if (!st)
-				continue;
-			if (c == BLKGEN_MAX_LAG)
-				v = max(v, blkgen_counter(st, c));
-			else
-				v += blkgen_counter(st, c);
+			if (st)
+				fn(st, arg);
 		}
 	}
 	mutex_unlock(&job->lock);
-	return sysfs_emit(buf, "%llu\n", (unsigned long long)v);
+}
+
+struct blkgen_counter_acc {
+	enum blkgen_counter c;
+	u64 v;		/* a sum, or for max_lag_ns a maximum */
+};
+
+static void blkgen_counter_add(const struct blkgen_stats *st, void *arg)
+{
+	struct blkgen_counter_acc *acc = arg;
+
+	if (acc->c == BLKGEN_MAX_LAG)
+		acc->v = max(acc->v, blkgen_counter(st, acc->c));
+	else
+		acc->v += blkgen_counter(st, acc->c);
+}
+
+/* Sum a counter over the workers of the workload's last run. */
+static ssize_t blkgen_wl_counter_show(struct kobject *kobj, char *buf,
+				      enum blkgen_counter c)
+{
+	struct blkgen_counter_acc acc = { .c = c };
+
+	blkgen_wl_each_stats(kobj_to_wl(kobj), blkgen_counter_add, &acc);
+	return sysfs_emit(buf, "%llu\n", (unsigned long long)acc.v);
 }
 
 #define BLKGEN_COUNTER_ATTR(_name, _counter)				\
@@ -239,6 +262,12 @@ BLKGEN_COUNTER_ATTR(zone_resets, BLKGEN_ZONE_RESETS);
 BLKGEN_COUNTER_ATTR(zone_appends, BLKGEN_ZONE_APPENDS);
 BLKGEN_COUNTER_ATTR(zone_reads_beyond_wp, BLKGEN_ZONE_READS_BEYOND_WP);
 
+/* Which clocks a run's workers stamped with: bit 0 ktime, bit 1 cycles. */
+static void blkgen_clock_add(const struct blkgen_stats *st, void *arg)
+{
+	*(unsigned int *)arg |= st->cycles ? 2 : 1;
+}
+
 /*
  * The clock the workload's last run stamped its I/Os with: the cycle
  * counter's clocksource (the closed loop's fast path where timekeeping
@@ -247,31 +276,19 @@ BLKGEN_COUNTER_ATTR(zone_reads_beyond_wp, BLKGEN_ZONE_READS_BEYOND_WP);
 static ssize_t clock_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
-	struct blkgen_workload *wl = kobj_to_wl(kobj);
-	struct blkgen_job *job = wl->job;
-	bool cycles = false, ktime = false;
-	unsigned int i;
+	unsigned int seen = 0;
 
-	mutex_lock(&job->lock);
-	if (wl->index < job->nr_wl_run && job->wl_run[wl->index] == wl) {
-		for (i = 0; i < job->nr_workers; i++) {
-			const struct blkgen_stats *st;
-
-			st = blkgen_worker_stats(job->workers[i], wl->index);
-			if (!st)
-				continue;
-			if (st->cycles)
-				cycles = true;
-			else
-				ktime = true;
-		}
-	}
-	mutex_unlock(&job->lock);
-	if (cycles && ktime)
+	blkgen_wl_each_stats(kobj_to_wl(kobj), blkgen_clock_add, &seen);
+	switch (seen) {
+	case 3:
 		return sysfs_emit(buf, "%s ktime\n", BLKGEN_CYCLES_NAME);
-	if (cycles)
+	case 2:
 		return sysfs_emit(buf, "%s\n", BLKGEN_CYCLES_NAME);
-	return sysfs_emit(buf, "%s\n", ktime ? "ktime" : "none");
+	case 1:
+		return sysfs_emit(buf, "ktime\n");
+	default:
+		return sysfs_emit(buf, "none\n");
+	}
 }
 
 static struct kobj_attribute blkgen_attr_clock = __ATTR_RO(clock);
