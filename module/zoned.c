@@ -934,6 +934,7 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 
 	if (zd->beyond_wp) {
 		const struct blkgen_zone *z = &zd->z[i];
+		u8 state = READ_ONCE(z->state);	/* another worker's, maybe */
 		u64 zs = blkgen_zone_start(zd, i);
 		u64 at = c->offset >> SECTOR_SHIFT;
 
@@ -941,8 +942,8 @@ void blkgen_zoned_read(struct blkgen_workload *wl, struct blkgen_zrun *zr,
 		 * Counted if it reads past its zone's write pointer (of the
 		 * range's whole zones; a dead zone's is unknown).
 		 */
-		if (z->state != BLKGEN_ZONE_CONV &&
-		    z->state != BLKGEN_ZONE_DEAD && at >= zs &&
+		if (state != BLKGEN_ZONE_CONV && state != BLKGEN_ZONE_DEAD &&
+		    at >= zs &&
 		    at - zs < (1ULL << zd->shift) &&
 		    at - zs + n > READ_ONCE(z->done))
 			zr->cnt[BLKGEN_ZC_BEYOND]++;
