@@ -25,8 +25,10 @@
  * takes its room from the zone's capacity when it is issued, so none can
  * overflow the zone.
  */
+#include <linux/bitmap.h>
 #include <linux/blkdev.h>
 #include <linux/log2.h>
+#include <linux/overflow.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -51,6 +53,76 @@ static u8 blkgen_zone_state(const struct blk_zone *bz)
 	default:
 		return BLKGEN_ZONE_DEAD;
 	}
+}
+
+/*
+ * The set (a bitmap, enum blkgen_zone_set) a zone of @state is in: the
+ * zones each search looks for. -1 for none.
+ */
+static int blkgen_zone_set_of(u8 state)
+{
+	switch (state) {
+	case BLKGEN_ZONE_ACTIVE:
+		return BLKGEN_ZS_IDLE;
+	case BLKGEN_ZONE_EMPTY:
+		return BLKGEN_ZS_EMPTY;
+	case BLKGEN_ZONE_FULL:
+	case BLKGEN_ZONE_RESET:
+		return BLKGEN_ZS_FULL;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Every change of a zone's state: its sets and their counts follow.
+ * zd->lock held, or no worker running (the report at start).
+ */
+static void blkgen_zone_move(struct blkgen_zoned *zd, u32 i, u8 state)
+{
+	int from = blkgen_zone_set_of(zd->z[i].state);
+	int to = blkgen_zone_set_of(state);
+
+	if (from >= 0) {
+		__clear_bit(i, zd->set[from]);
+		zd->nr_set[from]--;
+	}
+	if (to >= 0) {
+		__set_bit(i, zd->set[to]);
+		zd->nr_set[to]++;
+	}
+	WRITE_ONCE(zd->z[i].state, state);
+}
+
+/*
+ * The first zone of set @s from zone @from on, wrapping round;
+ * BLKGEN_ZONE_NONE if the set is empty. zd->lock held.
+ */
+static u32 blkgen_zone_next(const struct blkgen_zoned *zd, int s, u32 from)
+{
+	unsigned long j;
+
+	if (!zd->nr_set[s])	/* no walk of an empty bitmap */
+		return BLKGEN_ZONE_NONE;
+	j = find_next_bit(zd->set[s], zd->nr, from);
+	if (j < zd->nr)
+		return j;
+	j = find_first_bit(zd->set[s], from);
+	return j < from ? j : BLKGEN_ZONE_NONE;
+}
+
+/* How far zone @j lies from zone @from, counting on and wrapping round. */
+static u32 blkgen_zone_dist(const struct blkgen_zoned *zd, u32 from, u32 j)
+{
+	return j >= from ? j - from : j + zd->nr - from;
+}
+
+/* The bytes of a workload's zone state: the zones and their sets. */
+static size_t blkgen_zoned_bytes(u32 nr)
+{
+	return size_add(array_size(nr, sizeof(struct blkgen_zone)),
+			array3_size(BLKGEN_ZS_NR, BITS_TO_LONGS(nr),
+				    sizeof(unsigned long)));
 }
 
 /**
@@ -88,7 +160,7 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 		return 0;
 	}
 	z = &zd->z[zn - zd->first];
-	z->state = state;
+	blkgen_zone_move(zd, zn - zd->first, state);
 	z->cap = bz->capacity ? bz->capacity : bz->len;
 	if (state == BLKGEN_ZONE_CONV)
 		return 0;
@@ -104,10 +176,6 @@ static int blkgen_zone_report_cb(struct blk_zone *bz, unsigned int idx,
 		if (bz->cond == BLK_ZONE_COND_EXP_OPEN)
 			z->flags |= BLKGEN_ZF_EXP_OPEN;
 		zd->nr_open++;
-		zd->nr_idle++;
-		break;
-	case BLKGEN_ZONE_EMPTY:
-		zd->nr_empty++;
 		break;
 	case BLKGEN_ZONE_FULL:
 		z->wp = z->cap;
@@ -140,9 +208,11 @@ void blkgen_zoned_drop(struct blkgen_workload *wl)
 	struct blkgen_zoned *zd = &wl->zd;
 
 	if (zd->z)
-		blkgen_mem_uncharge(array_size(zd->nr, sizeof(*zd->z)));
+		blkgen_mem_uncharge(blkgen_zoned_bytes(zd->nr));
 	kvfree(zd->z);
+	kvfree(zd->set[0]);
 	zd->z = NULL;
+	memset(zd->set, 0, sizeof(zd->set));
 	zd->nr = 0;
 }
 
@@ -222,12 +292,11 @@ static void blkgen_zoned_leave(struct blkgen_zoned *zd)
 				continue;
 			}
 			/* Never full: no share of the reset threshold's. */
-			z->state = BLKGEN_ZONE_LEFT;
+			blkgen_zone_move(zd, i, BLKGEN_ZONE_LEFT);
 			zd->cap_sectors -= z->cap;
 		}
 	}
 	zd->nr_open = zd->max_open;
-	zd->nr_idle = zd->max_open;
 }
 
 /**
@@ -254,8 +323,8 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	struct blkgen_zoned *zd = &wl->zd;
 	struct blkgen_zreport rep = { .zd = zd, .min_cap = U32_MAX };
 	u32 zs, dev_open, dev_active, limit, first, last, bad;
-	u64 bytes;
-	int ret;
+	size_t bytes, longs;
+	int ret, s;
 
 	blkgen_zoned_drop(wl);
 	if (!bdev_is_zoned(bdev)) {
@@ -314,7 +383,7 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	}
 	zd->first = first;
 	zd->nr = last - first;
-	bytes = array_size(zd->nr, sizeof(*zd->z));
+	bytes = blkgen_zoned_bytes(zd->nr);
 	ret = blkgen_mem_charge(bytes);
 	if (ret) {
 		blkgen_job_set_error(job,
@@ -323,17 +392,24 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 		zd->nr = 0;
 		return ret;
 	}
+	longs = BITS_TO_LONGS(zd->nr);
 	zd->z = kvcalloc(zd->nr, sizeof(*zd->z), GFP_KERNEL);
-	if (!zd->z) {
+	zd->set[0] = kvcalloc(BLKGEN_ZS_NR * longs, sizeof(long), GFP_KERNEL);
+	if (!zd->z || !zd->set[0]) {
+		kvfree(zd->z);
+		kvfree(zd->set[0]);
+		zd->z = NULL;
+		zd->set[0] = NULL;
 		blkgen_mem_uncharge(bytes);
 		zd->nr = 0;
 		blkgen_job_set_error(job, "out of memory (ENOMEM)");
 		return -ENOMEM;
 	}
+	for (s = 1; s < BLKGEN_ZS_NR; s++)
+		zd->set[s] = zd->set[0] + s * longs;
 	spin_lock_init(&zd->lock);
 	zd->nr_open = 0;
-	zd->nr_idle = 0;
-	zd->nr_empty = 0;
+	memset(zd->nr_set, 0, sizeof(zd->nr_set));
 	zd->cap_sectors = 0;
 	zd->full_sectors = 0;
 	ret = blkgen_zone_report(wl, &rep);
@@ -486,25 +562,7 @@ static void blkgen_zone_take_full(struct blkgen_zoned *zd, u32 j)
 		WRITE_ONCE(zd->z[j].done, 0);
 		zd->full_sectors -= zd->z[j].cap;
 	}
-	zd->z[j].state = BLKGEN_ZONE_BUSY;
-}
-
-/*
- * A full zone nobody writes to, or one left for a reset, from @from on;
- * zd->lock held.
- */
-static u32 blkgen_zone_find_full(struct blkgen_zoned *zd, u32 from)
-{
-	u32 k, j;
-
-	for (k = 0, j = from; k < zd->nr; k++) {
-		if (zd->z[j].state == BLKGEN_ZONE_FULL ||
-		    zd->z[j].state == BLKGEN_ZONE_RESET)
-			return j;
-		if (++j == zd->nr)
-			j = 0;
-	}
-	return BLKGEN_ZONE_NONE;
+	blkgen_zone_move(zd, j, BLKGEN_ZONE_BUSY);
 }
 
 /*
@@ -515,7 +573,7 @@ static u32 blkgen_zone_find_full(struct blkgen_zoned *zd, u32 from)
 static void blkgen_zone_own(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
 			    u32 i)
 {
-	zd->z[i].state = BLKGEN_ZONE_OPEN;
+	blkgen_zone_move(zd, i, BLKGEN_ZONE_OPEN);
 	WRITE_ONCE(zd->z[i].owner, zr->id);
 	zr->open[zr->nr_open++] = i;
 	zr->nr_room += zd->z[i].wp < zd->z[i].cap;
@@ -525,52 +583,47 @@ static void blkgen_zone_own(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
 /*
  * Open a zone for the worker, the first one free from @from on: one left
  * partly written, or an empty one while the budget allows, or else a full
- * one, reset. BLKGEN_ZONE_NONE if none can be had now.
+ * one, reset. BLKGEN_ZONE_NONE if none can be had now. Each search is one
+ * of a set's bitmap (a word a compare), not of the zones.
  */
 static u32 blkgen_zone_open(struct blkgen_workload *wl,
 			    struct blkgen_zrun *zr, u32 from)
 {
 	struct blkgen_zoned *zd = &wl->zd;
-	u32 k, j;
+	u32 j, e;
 	int ret;
 
 	/*
 	 * Nothing to take: nothing partly written and idle, and no budget
-	 * or nothing empty, and no reset to be done for this worker. No
-	 * scan of the zones then: on a range nearly full it would be one
-	 * per write.
+	 * or nothing empty, and no reset to be done for this worker: not
+	 * even the lock then (on a range nearly full, every write asks).
 	 */
-	if (!READ_ONCE(zd->nr_idle) &&
+	if (!READ_ONCE(zd->nr_set[BLKGEN_ZS_IDLE]) &&
 	    (READ_ONCE(zd->nr_open) >= zd->max_open ||
-	     (!READ_ONCE(zd->nr_empty) && zr->nr_room)))
+	     (!READ_ONCE(zd->nr_set[BLKGEN_ZS_EMPTY]) && zr->nr_room)))
 		return BLKGEN_ZONE_NONE;
 	spin_lock(&zd->lock);
-	if (!zd->nr_idle && (!zd->nr_empty || zd->nr_open >= zd->max_open))
-		goto full;
-	for (k = 0, j = from; k < zd->nr; k++) {
-		u8 state = zd->z[j].state;
-
-		if (state == BLKGEN_ZONE_ACTIVE) {
-			zd->nr_idle--;
-			goto own;
-		}
-		if (state == BLKGEN_ZONE_EMPTY && zd->nr_open < zd->max_open) {
+	j = blkgen_zone_next(zd, BLKGEN_ZS_IDLE, from);
+	if (zd->nr_open < zd->max_open) {
+		e = blkgen_zone_next(zd, BLKGEN_ZS_EMPTY, from);
+		if (e != BLKGEN_ZONE_NONE &&
+		    (j == BLKGEN_ZONE_NONE ||
+		     blkgen_zone_dist(zd, from, e) <
+		     blkgen_zone_dist(zd, from, j))) {
 			zd->nr_open++;
-			zd->nr_empty--;
-			goto own;
+			j = e;
 		}
-		if (++j == zd->nr)
-			j = 0;
 	}
+	if (j != BLKGEN_ZONE_NONE)
+		goto own;
 	/*
 	 * Every zone is full or taken: reset a full one and open it, but
 	 * only for a worker with no room left in its own (else a fill of
 	 * the range would reset zones before it filled the last ones).
 	 */
-full:
 	if (zd->nr_open >= zd->max_open || zr->nr_room)
 		goto none;
-	j = blkgen_zone_find_full(zd, from);
+	j = blkgen_zone_next(zd, BLKGEN_ZS_FULL, from);
 	if (j == BLKGEN_ZONE_NONE)
 		goto none;
 	blkgen_zone_take_full(zd, j);
@@ -581,8 +634,8 @@ full:
 		spin_lock(&zd->lock);
 		zd->nr_open--;
 		/* A read held some of its blocks: reset it later. */
-		zd->z[j].state = ret == BLKGEN_ZONE_HELD ? BLKGEN_ZONE_RESET :
-				 BLKGEN_ZONE_DEAD;
+		blkgen_zone_move(zd, j, ret == BLKGEN_ZONE_HELD ?
+				 BLKGEN_ZONE_RESET : BLKGEN_ZONE_DEAD);
 		goto none;
 	}
 	zr->cnt[BLKGEN_ZC_RESETS]++;
@@ -615,7 +668,7 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 		return;
 	zr->since = 0;
 	spin_lock(&zd->lock);
-	j = blkgen_zone_find_full(zd, from);
+	j = blkgen_zone_next(zd, BLKGEN_ZS_FULL, from);
 	if (j != BLKGEN_ZONE_NONE)
 		blkgen_zone_take_full(zd, j);
 	spin_unlock(&zd->lock);
@@ -627,14 +680,12 @@ static void blkgen_zone_reset_periodic(struct blkgen_workload *wl,
 		zd->z[j].wp = 0;
 	}
 	spin_lock(&zd->lock);
-	if (ret == BLKGEN_ZONE_HELD) {
-		zd->z[j].state = BLKGEN_ZONE_RESET;
-	} else if (zd->z[j].wp) {
-		zd->z[j].state = BLKGEN_ZONE_DEAD;
-	} else {
-		zd->z[j].state = BLKGEN_ZONE_EMPTY;
-		zd->nr_empty++;
-	}
+	if (ret == BLKGEN_ZONE_HELD)
+		blkgen_zone_move(zd, j, BLKGEN_ZONE_RESET);
+	else if (zd->z[j].wp)
+		blkgen_zone_move(zd, j, BLKGEN_ZONE_DEAD);
+	else
+		blkgen_zone_move(zd, j, BLKGEN_ZONE_EMPTY);
 	spin_unlock(&zd->lock);
 }
 
@@ -828,7 +879,7 @@ dead:
 	z->wp = z->cap;
 	WRITE_ONCE(z->done, 0);
 	spin_lock(&zd->lock);
-	z->state = BLKGEN_ZONE_DEAD;
+	blkgen_zone_move(zd, i, BLKGEN_ZONE_DEAD);
 	spin_unlock(&zd->lock);
 }
 
@@ -873,7 +924,7 @@ static void blkgen_zone_full(struct blkgen_zoned *zd, struct blkgen_zrun *zr,
 	blkgen_zrun_remove(zr, i);
 	spin_lock(&zd->lock);
 	if (z->state != BLKGEN_ZONE_DEAD) {
-		z->state = BLKGEN_ZONE_FULL;
+		blkgen_zone_move(zd, i, BLKGEN_ZONE_FULL);
 		zd->full_sectors += z->cap;
 		zr->cnt[BLKGEN_ZC_FINISHED]++;
 	}
@@ -996,12 +1047,10 @@ void blkgen_zoned_release(struct blkgen_workload *wl, struct blkgen_zrun *zr)
 			continue;
 		WRITE_ONCE(z->owner, 0);
 		if (z->done) {
-			z->state = BLKGEN_ZONE_ACTIVE;
-			zd->nr_idle++;
+			blkgen_zone_move(zd, k, BLKGEN_ZONE_ACTIVE);
 		} else {
-			z->state = BLKGEN_ZONE_EMPTY;
+			blkgen_zone_move(zd, k, BLKGEN_ZONE_EMPTY);
 			zd->nr_open--;
-			zd->nr_empty++;
 		}
 	}
 	spin_unlock(&zd->lock);

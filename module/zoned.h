@@ -27,6 +27,18 @@ enum blkgen_zone_state {
 				 */
 };
 
+/*
+ * The zones a search looks for, each set a bitmap of the range's zones
+ * (struct blkgen_zoned's @set): partly written and nobody's
+ * (BLKGEN_ZONE_ACTIVE), empty and nobody's, full or left for a reset.
+ */
+enum blkgen_zone_set {
+	BLKGEN_ZS_IDLE,
+	BLKGEN_ZS_EMPTY,
+	BLKGEN_ZS_FULL,
+	BLKGEN_ZS_NR,
+};
+
 /* struct blkgen_zone's @flags */
 #define BLKGEN_ZF_EXP_OPEN	0x1	/* explicitly open at start */
 #define BLKGEN_ZF_STALE		0x2	/* a write to it failed: no more until
@@ -66,8 +78,10 @@ struct blkgen_zone {
  * @max_open: zones that may be open (or active) at once
  * @nr_open: zones open or active now: ours, or partly written and idle
  *	(BLKGEN_ZONE_ACTIVE; not BLKGEN_ZONE_LEFT)
- * @nr_idle: partly written zones nobody writes to (counted in @nr_open)
- * @nr_empty: empty zones nobody writes to
+ * @set: bitmaps of the zones in each enum blkgen_zone_set (one
+ *	allocation, at @set[0])
+ * @nr_set: the zones in each (those of BLKGEN_ZS_IDLE are counted in
+ *	@nr_open too)
  * @cap_sectors: writable sectors of the sequential zones (not dead, not
  *	left)
  * @full_sectors: capacity of the full ones (the reset threshold's share)
@@ -80,7 +94,7 @@ struct blkgen_zone {
  *	replay), those past a write pointer counted
  * @verify: the workload verifies: a reset takes the zone's blocks in the
  *	generation table first, and a zone takes one append at a time
- * @lock: protects @state, @owner, @nr_open, @nr_idle, @nr_empty,
+ * @lock: protects @state, @owner, @nr_open, @set, @nr_set,
  *	@full_sectors
  */
 struct blkgen_zoned {
@@ -90,8 +104,8 @@ struct blkgen_zoned {
 	u32 shift;
 	u32 max_open;
 	u32 nr_open;
-	u32 nr_idle;
-	u32 nr_empty;
+	unsigned long *set[BLKGEN_ZS_NR];
+	u32 nr_set[BLKGEN_ZS_NR];
 	u64 cap_sectors;
 	u64 full_sectors;
 	u32 thresh;
