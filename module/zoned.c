@@ -80,16 +80,17 @@ static int blkgen_zone_set_of(u8 state)
  */
 static void blkgen_zone_move(struct blkgen_zoned *zd, u32 i, u8 state)
 {
-	int from = blkgen_zone_set_of(zd->z[i].state);
-	int to = blkgen_zone_set_of(state);
+	int old = blkgen_zone_set_of(zd->z[i].state);
+	int new = blkgen_zone_set_of(state);
 
-	if (from >= 0) {
-		__clear_bit(i, zd->set[from]);
-		zd->nr_set[from]--;
+	/* The counts are read unlocked (a hint, blkgen_zone_open()). */
+	if (old >= 0) {
+		__clear_bit(i, zd->set[old]);
+		WRITE_ONCE(zd->nr_set[old], zd->nr_set[old] - 1);
 	}
-	if (to >= 0) {
-		__set_bit(i, zd->set[to]);
-		zd->nr_set[to]++;
+	if (new >= 0) {
+		__set_bit(i, zd->set[new]);
+		WRITE_ONCE(zd->nr_set[new], zd->nr_set[new] + 1);
 	}
 	WRITE_ONCE(zd->z[i].state, state);
 }
@@ -213,6 +214,7 @@ void blkgen_zoned_drop(struct blkgen_workload *wl)
 	kvfree(zd->set[0]);
 	zd->z = NULL;
 	memset(zd->set, 0, sizeof(zd->set));
+	memset(zd->nr_set, 0, sizeof(zd->nr_set));
 	zd->nr = 0;
 }
 
@@ -394,7 +396,8 @@ int blkgen_zoned_prepare(struct blkgen_job *job, struct blkgen_workload *wl,
 	}
 	longs = BITS_TO_LONGS(zd->nr);
 	zd->z = kvcalloc(zd->nr, sizeof(*zd->z), GFP_KERNEL);
-	zd->set[0] = kvcalloc(BLKGEN_ZS_NR * longs, sizeof(long), GFP_KERNEL);
+	zd->set[0] = kvcalloc(array_size(BLKGEN_ZS_NR, longs),
+			      sizeof(*zd->set[0]), GFP_KERNEL);
 	if (!zd->z || !zd->set[0]) {
 		kvfree(zd->z);
 		kvfree(zd->set[0]);
