@@ -220,6 +220,23 @@ refused "curves of other points" "point 2 is 100% in $tmp/c1.json, 90% in $tmp/c
 curve h1 0 0 10 20 > "$tmp/c5.json"
 curve h2 0 0 15 35 > "$tmp/c6.json"
 refused "curves not armed" "were not armed for one start_at" "$tmp/c5.json" "$tmp/c6.json"
+# Curves started by one coordinator (curve --coordinator): no slot, the
+# maximum's instant at the top and each point's own, the same on every
+# host; a point started at another instant is refused.
+ccurve() {	# ccurve HOST POINT2_START_AT
+	jq --argjson at2 "$2" '.slot_ms = 0 | .points[0].start_at = .start_at + 2500000000 |
+		.points[1].start_at = $at2' "$tmp/c1.json" | jq --arg h "$1" '.hostname = $h'
+}
+ccurve h1 $((AT + 5100000000)) > "$tmp/k1.json"
+ccurve h2 $((AT + 5100000000)) > "$tmp/k2.json"
+if "$ctl" merge "$tmp/k1.json" "$tmp/k2.json" > "$tmp/out" 2> "$tmp/err" &&
+   [ "$(jq -c '[.slot_ms, [.points[] | .start_at - '"$AT"', .lat_ns.N]]' "$tmp/out")" = '[0,[2500000000,8,5100000000,20]]' ]; then
+	ok "curves of one coordinator: merged point by point, each point's start_at kept"
+else
+	notok "curves of one coordinator: $(cat "$tmp/err") $(jq -c '[.slot_ms, [.points[] | .start_at, .lat_ns.N]]' "$tmp/out")"
+fi
+ccurve h2 $((AT + 5200000000)) > "$tmp/k3.json"
+refused "a coordinated curve's point at another instant" "point 2 at start_at $((AT + 5100000000)) in $tmp/k1.json, $((AT + 5200000000)) in $tmp/k3.json" "$tmp/k1.json" "$tmp/k3.json"
 refused "a curve and a report" "is not a curve" "$tmp/c1.json" "$tmp/h1.json"
 echo '{ "max_iops": 1, "points": { } }' > "$tmp/c7.json"
 refused "points that are not a list" 'its "points" is not a list' "$tmp/c7.json" "$tmp/c1.json"

@@ -1335,6 +1335,7 @@ struct curve_point {
 	double mean, p99;
 	uint64_t max;
 	uint64_t started_at_ns;	/* CLOCK_REALTIME of its first I/O */
+	uint64_t start_at;	/* the instant it was armed for (0: none) */
 	char state[32];
 };
 
@@ -1358,13 +1359,16 @@ static void curve_measure(const struct job_result *r, struct curve_point *pt,
 	pt->p99 = report_percentile(h, 99);
 	pt->max = h->count ? h->max_ns : 0;
 	pt->started_at_ns = r->started_at_ns;
+	pt->start_at = r->start_at;
 	snprintf(pt->state, sizeof(pt->state), "%s", r->state);
 }
 
 /*
  * @hs: each point's latency histogram (-o json: its bins, so that the
- * curves of several hosts merge exactly). @at, @slot_ms: a curve armed
- * for start_at (0: not), its points' slot.
+ * curves of several hosts merge exactly). @at: the instant the maximum
+ * was armed for (--start-at, or the coordinator's; 0: not armed);
+ * @slot_ms: the points' slot (--start-at; 0 with the coordinator, whose
+ * points start once every host is ready).
  */
 static void curve_print(const struct run_opts *o, uint64_t max,
 			const struct curve_point *pts,
@@ -1414,6 +1418,9 @@ static void curve_print(const struct run_opts *o, uint64_t max,
 			json_object_object_add(pt, "lat_ns", lat);
 			json_object_object_add(pt, "state",
 					       json_object_new_string(pts[i].state));
+			if (pts[i].start_at)
+				json_object_object_add(pt, "start_at",
+						       json_object_new_uint64(pts[i].start_at));
 			if (pts[i].started_at_ns)
 				json_object_object_add(pt, "started_at_ns",
 						       json_object_new_uint64(pts[i].started_at_ns));
@@ -1586,7 +1593,8 @@ static int curve_sweep(struct profile *p, struct run_opts *o,
 			break;
 		}
 	}
-	curve_print(o, max, pts, h + 1, done, at, slot);
+	/* Armed for --start-at, or by the coordinator: the maximum's instant. */
+	curve_print(o, max, pts, h + 1, done, at ? at : mx.start_at, slot);
 	free(h);
 	return run_coord_bye(o, interrupted ? 128 + interrupted :
 			     overran || o->lease_out || (ret && ret != EXIT_FAIL) ?

@@ -2,7 +2,8 @@
 /*
  * blkgenctl - merge of curves (blkgenctl curve -o json) of several hosts,
  * armed for one start_at (curve --start-at: every host runs point k at
- * the same instant): point by point, the targets and achieved rates
+ * the same instant; or curve --coordinator: every host's point k started
+ * at the one instant the coordinator gave it): point by point, the targets and achieved rates
  * summed and the latency histograms summed bin by bin (exact), a row per
  * host and each point's start spread.
  */
@@ -23,6 +24,7 @@ struct merged_point {
 	uint64_t target;
 	double iops, bw;
 	struct blkgen_lat_hist h;
+	uint64_t start_at;	/* the instant it was armed for (0: none) */
 	uint64_t first, last;	/* the hosts' earliest and latest first I/O */
 	char state[32];
 };
@@ -37,7 +39,7 @@ static const char *str_of(json_object *o, const char *key)
 /*
  * What keeps @b's curve (of @fb) from merging with @a's (of @fa), in
  * @why; 0 when they line up: as many points, the same percents, one
- * start_at and slot.
+ * start_at and slot, and each point's instant the same where both say it.
  */
 static int curve_refusal(json_object *a, const char *fa, json_object *b,
 			 const char *fb, char *why, size_t len)
@@ -57,12 +59,21 @@ static int curve_refusal(json_object *a, const char *fa, json_object *b,
 		return -1;
 	}
 	for (k = 0; k < n; k++) {
-		double x = json_object_get_double(json_member(json_object_array_get_idx(pa, k), "target_pct"));
-		double y = json_object_get_double(json_member(json_object_array_get_idx(pb, k), "target_pct"));
+		json_object *xa = json_object_array_get_idx(pa, k);
+		json_object *xb = json_object_array_get_idx(pb, k);
+		double x = json_object_get_double(json_member(xa, "target_pct"));
+		double y = json_object_get_double(json_member(xb, "target_pct"));
+		uint64_t sa = json_object_get_uint64(json_member(xa, "start_at"));
+		uint64_t sb = json_object_get_uint64(json_member(xb, "start_at"));
 
 		if (x != y) {
 			snprintf(why, len, "their curves have other points: point %zu is %g%% in %s, %g%% in %s",
 				 k + 1, x, fa, y, fb);
+			return -1;
+		}
+		if (sa && sb && sa != sb) {
+			snprintf(why, len, "their points ran at other times: point %zu at start_at %" PRIu64 " in %s, %" PRIu64 " in %s",
+				 k + 1, sa, fa, sb, fb);
 			return -1;
 		}
 	}
@@ -107,6 +118,8 @@ static int curve_add(json_object *root, const char *file,
 				file, k + 1);
 			return -EINVAL;
 		}
+		if (!m->start_at)
+			m->start_at = json_object_get_uint64(json_member(p, "start_at"));
 		if (s && (!m->first || s < m->first))
 			m->first = s;
 		if (s > m->last)
@@ -160,6 +173,8 @@ static void print_points_json(json_object **roots, char *const *files, int nr,
 		json_object_object_add(pt, "bw_bytes", json_object_new_double(m->bw));
 		json_object_object_add(pt, "lat_ns", lat);
 		json_object_object_add(pt, "state", json_object_new_string(m->state));
+		if (m->start_at)
+			json_object_object_add(pt, "start_at", json_object_new_uint64(m->start_at));
 		json_object_object_add(pt, "started_at_ns", json_object_new_uint64(m->first));
 		json_object_object_add(pt, "start_spread_ns",
 				       json_object_new_uint64(m->last - m->first));
