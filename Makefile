@@ -16,7 +16,7 @@
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
 #   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
 #                              its report drawn in build/demo-review/
-#   make demo-multihost [KERNEL=6.12]   two VMs started at one instant by
+#   make demo-multihost [KERNEL=6.12]   three VMs started at one instant by
 #                              blkgen.multihost.run; the merged report and its
 #                              charts in build/demo-multihost/report/
 #   make man                   build/man/blkgenctl.8 from Documentation/

@@ -18,7 +18,7 @@
 # kernel (kselftest, in a guest of devtmpfs alone), the demos, the
 # DKMS check, and the debug kernel (tests/vm/debug-kernel.sh: KASAN,
 # lockdep, kmemleak) in two boots of half its kernel tests each; after
-# both lanes, alone, two guests
+# both lanes, alone, three guests
 # of the newest kernel run by the Ansible playbook
 # (tests/multihost/run.sh). The debug kernel is built (nice 19, unless
 # cached) in the background from the moment the packages it needs are
@@ -181,7 +181,7 @@ boot() {
 		tier "VM tier: $arm64, icount ($arm64_icount_tests)"
 		vm_tier "--arch arm64 --icount" --arch arm64 --icount --tests "$arm64_icount_tests" ;;
 	multihost)
-		tier "multihost: two VMs started at one instant by blkgen.multihost.run (alone)"
+		tier "multihost: three VMs started at one instant by blkgen.multihost.run (alone)"
 		multihost_check ;;
 	dkms)
 		tier "DKMS across a kernel upgrade (trixie build root)"

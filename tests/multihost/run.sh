@@ -3,27 +3,31 @@
 #
 # tests/multihost/run.sh [--demo] [--results FILE]
 #
-# Two guests of the newest Debian kernel (KERNEL=PAT another), each on
+# Three guests of the newest Debian kernel (KERNEL=PAT another), each on
 # QEMU's user-mode network with an ssh server (dropbear), Python (for
 # Ansible's modules) and chronyd keeping its clock by an NTP server this
 # script runs on the host (chronyd -x from Debian's chrony package,
 # unpacked, not installed: the host's clock is left alone). Then the
 # collection as a lab uses it: built (make collection), installed with
 # ansible-galaxy into a directory of its own, and run by name from a
-# playbook directory outside the tree, each host's device in its
-# host_vars:
+# playbook directory outside the tree, each host's device (and one's
+# CPUs, two's profile copied from the controller) in its host_vars:
 #
 #   ansible-playbook -i inventory.ini blkgen.multihost.run
 #
 # first refused (a clock limit no host meets; one host's device
 # missing: no host armed), in check mode (nothing run), then for real;
-# and checks its result: both hosts ran; the merged counts and histogram
-# are the sums of the hosts'; each host's first I/O came within 5 ms
+# and checks its result: every host ran; the merged counts and histogram
+# are the sums of the hosts'; each host's first I/O came within 15 ms
 # after start_at by its own clock, as ftrace saw it in that guest
 # (block_bio_queue, stamped with the tai clock and mapped to
 # CLOCK_REALTIME); after the run each guest's clock was within 1 ms of
 # the host's (chrony); the merge's start spread is the hosts' own
-# started_at_ns apart. The guests run under TCG, one vCPU each, their
+# started_at_ns apart. Then a curve (blkgen_command=curve: the maximum
+# and three points) in lockstep: each run's first bios on every host
+# within 15 ms after the instant the coordinator gave it, by the same
+# witness, and the merged curve the hosts' sum point by point. Then an
+# interrupted controller and a host failing midway stop every host. The guests run under TCG, one vCPU each, their
 # clocks from the host's (icount's clock runs slow in a busy guest).
 # --demo reports the witness's figures without bounding them.
 #
@@ -78,7 +82,10 @@ fi
 
 # Ports: this run's own, so that two runs on one machine do not meet.
 base=$((20000 + $$ % 20000))
-ntp_port=$base port_a=$((base + 1)) port_b=$((base + 2)) coord_port=$((base + 3))
+ntp_port=$base port_a=$((base + 1)) port_b=$((base + 2)) port_c=$((base + 3)) coord_port=$((base + 4))
+# The guests, by their tags (blkgen-a, blkgen-b, blkgen-c).
+tags="a b c"
+ports="$port_a $port_b $port_c"
 
 ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost || exit 1
 printf 'NTP_PORT=%s\n' "$ntp_port" > "$out/guest.conf"
@@ -104,7 +111,7 @@ guests_rc=0
 # server ends. Also on the way out of any failure.
 cleanup() {
 	local p i
-	for p in "$port_a" "$port_b"; do
+	for p in $ports; do
 		gssh "$p" 'touch /tmp/blkgen-poweroff' 2> /dev/null
 	done
 	for i in "${!pids[@]}"; do
@@ -131,7 +138,7 @@ trap 'exit 130' INT TERM
 alive() {
 	local p
 	for p in "${pids[@]}"; do
-		kill -0 "$p" 2> /dev/null || { echo "a guest ended (${out#"$top"/}/guest-a.log, guest-b.log: $(tail -n 2 "$out"/guest-*.log | tr '\n' ' '))"; return 1; }
+		kill -0 "$p" 2> /dev/null || { echo "a guest ended (${out#"$top"/}/guest-{a,b,c}.log: $(tail -n 2 "$out"/guest-*.log | tr '\n' ' '))"; return 1; }
 	done
 	kill -0 "$ntpd_pid" 2> /dev/null || { echo "the host's NTP server ended: $(tail -n 2 "$out/chronyd-host.log" | tr '\n' ' ')"; return 1; }
 }
@@ -139,6 +146,47 @@ alive() {
 # u64 KEY FILE: the first "KEY": N of a JSON file, as a string.
 u64() {
 	grep -o "\"$1\": *[0-9]*" "$2" | head -n 1 | grep -o '[0-9]*$'
+}
+
+# bdev G: blkgen-G's device; bdev_dev G: its "major,minor" as ftrace
+# prints it.
+bdev() {
+	[ "$1" = a ] && echo nvme0n1 || echo nullb0
+}
+bdev_dev() {
+	local p=port_$1
+	gssh "${!p}" cat "/sys/block/$(bdev "$1")/dev" | tr : ,
+}
+
+# The witness's bound: 15 ms on this machine (the main run's check says why).
+late_us=15000
+
+# firstbios TRACE DEV AT...: for each instant AT (us of CLOCK_REALTIME),
+# the first bio on DEV ("major,minor") in a guest's ftrace text TRACE
+# from a second before AT on, in us after AT ("-": none, or no marker).
+# The trace's times are the tai clock's; its marker (witness_mark) holds
+# CLOCK_REALTIME and CLOCK_TAI read together, whose difference, whole
+# seconds, maps one to the other. The microseconds are joined as text (an
+# awk may read a leading 0 as octal: sync/002's failures); us since 1970
+# are exact in awk's doubles (below 2^53).
+firstbios() {
+	local trace=$1 dev=$2
+	shift 2
+	awk -v dev="$dev" -v ats="$*" '
+		function us(t,  p) { sub(":", "", t); split(t, p, "."); return p[1] p[2] }
+		function ts(  i) { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^(block_bio_queue|tracing_mark_write):$/) return us($i) }
+		/tracing_mark_write: blkgen-clocks / { r = substr($(NF - 1), 1, length($(NF - 1)) - 3); m = substr($NF, 1, length($NF) - 3) }
+		$0 ~ "block_bio_queue: " dev " " { b[n++] = ts() }
+		END {
+			k = split(ats, a, " ")
+			off = int((m - r + 500000) / 1000000) * 1000000
+			for (j = 1; j <= k; j++) {
+				d = "-"
+				for (i = 0; m != "" && i < n; i++)
+					if (b[i] - off >= a[j] - 1000000) { d = sprintf("%d", b[i] - off - a[j]); break }
+				print d
+			}
+		}' "$trace"
 }
 
 gssh() {
@@ -162,14 +210,15 @@ guest() {
 	pids+=($!)
 	pgids+=($!)
 }
-say "booting two guests of $kernel (logs: ${out#"$top"/}/guest-a.log, guest-b.log)"
+say "booting three guests of $kernel (logs: ${out#"$top"/}/guest-{a,b,c}.log)"
 start=$(date +%s)
 guest a "$port_a"
 guest b "$port_b"
+guest c "$port_c"
 
 # ssh answers, and the clock is synchronised within 1 ms (chrony's own
 # estimate; the playbook checks it again).
-for p in "$port_a" "$port_b"; do
+for p in $ports; do
 	until gssh "$p" true 2> /dev/null; do
 		why=$(alive) || die "$why"
 		[ $(($(date +%s) - start)) -lt 600 ] || die "no ssh on port $p after 600 s"
@@ -177,7 +226,7 @@ for p in "$port_a" "$port_b"; do
 	done
 done
 say "ssh up after $(($(date +%s) - start)) s"
-for p in "$port_a" "$port_b"; do
+for p in $ports; do
 	until gssh "$p" chronyc -c -n tracking 2> /dev/null |
 	      awk -F, '$14 == "Normal" { o = $5 < 0 ? -$5 : $5; l = $6 < 0 ? -$6 : $6
 					exit !(o < 0.0005 && l < 0.0005) } { exit 1 }'; do
@@ -204,7 +253,7 @@ r = time.clock_gettime_ns(time.CLOCK_REALTIME)
 m = time.clock_gettime_ns(time.CLOCK_TAI)
 f.write(\"blkgen-clocks %d %d\" % (r, m))
 f.close()"'
-for p in "$port_a" "$port_b"; do
+for p in $ports; do
 	gssh "$p" "$witness_on" || die "no ftrace witness (tai clock, block_bio_queue) in the guest on port $p"
 done
 
@@ -215,20 +264,22 @@ done
 # bios at +2.1 and +2.2 ms; after the witness was enabled, past a warm-up
 # run before it, 0.3 to 0.4 ms), which a real CPU does not spend. Then
 # the trace starts anew, with the marker.
-for p in "$port_a:nvme0n1" "$port_b:nullb0"; do
+for p in "$port_a:nvme0n1" "$port_b:nullb0" "$port_c:nullb0"; do
 	gssh "${p%:*}" blkgenctl run /blkgen/profiles/4k-random-read.prof --device "/dev/${p#*:}" \
 		--set warmup_ms=0 --set duration_ms=300 --start-at +3 -q -o json > /dev/null &
 done
-wait -n && wait -n || die "the warm-up runs failed"
-for p in "$port_a" "$port_b"; do
+wait -n && wait -n && wait -n || die "the warm-up runs failed"
+for p in $ports; do
 	gssh "$p" "$witness_mark" || die "no ftrace marker in the guest on port $p"
 done
 
 # The collection as a lab installs it: built (make collection: the
 # sources in its install role), installed by ansible-galaxy into a
 # directory of its own, run by name from a playbook directory outside
-# the tree. Each host's device in its host_vars (blkgen-b loads null_blk),
-# blkgen-a's profile copied from the controller, blkgen-b's the guest's.
+# the tree. Each host's device in its host_vars (blkgen-a the NVMe
+# drive, blkgen-b and blkgen-c null_blk), blkgen-a's and blkgen-c's
+# profile copied from the controller, blkgen-b's the guest's, blkgen-c's
+# CPUs its own.
 make -s -C "$top" collection > "$out/collection.log" 2>&1 ||
 	die "make collection failed (${out#"$top"/}/collection.log)"
 ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/blkgen-multihost-*.tar.gz \
@@ -240,6 +291,7 @@ cat > "$lab/inventory.ini" <<INV
 [blkgen]
 blkgen-a ansible_host=127.0.0.1 ansible_port=$port_a
 blkgen-b ansible_host=127.0.0.1 ansible_port=$port_b
+blkgen-c ansible_host=127.0.0.1 ansible_port=$port_c
 
 [blkgen:vars]
 ansible_user=root
@@ -251,23 +303,30 @@ blkgen_ctl=$top/tools/blkgenctl/blkgenctl
 INV
 printf 'blkgen_device: /dev/nvme0n1\nblkgen_profile_src: 4k-random-read.prof\n' > "$lab/host_vars/blkgen-a.yml"
 printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
+printf 'blkgen_device: /dev/nullb0\nblkgen_profile_src: 4k-random-read.prof\nblkgen_cpus: "0"\n' > "$lab/host_vars/blkgen-c.yml"
 # The guests' dropbear has no sftp and no scp: files go piped over
 # ssh, without a try of each first (seconds per async launch).
 export ANSIBLE_SSH_TRANSFER_METHOD=piped
+# Each task's time on each host: JUnit files (Ansible's junit callback)
+# in junit/, one a play.
+export ANSIBLE_CALLBACKS_ENABLED=ansible.builtin.junit JUNIT_OUTPUT_DIR=$out/junit
 export ANSIBLE_PIPELINING=1 ANSIBLE_LOCAL_TEMP=$out/ansible-tmp ANSIBLE_NOCOLOR=1 \
 	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_COLLECTIONS_PATH=$out/collections
 
 # play NAME ARGS...: blkgen.multihost.run from the lab directory, its
 # output in $out/ansible-NAME.log.
 play() {
-	local log=$out/ansible-$1.log
+	local log=$out/ansible-$1.log what=$1 t=$SECONDS rc
 	shift
 	(cd "$lab" && ansible-playbook -i inventory.ini blkgen.multihost.run "$@") > "$log" 2>&1
+	rc=$?
+	say "play $what: exit $rc in $((SECONDS - t)) s"
+	return $rc
 }
-# nojobs: no job on either guest (nothing armed, nothing left).
+# nojobs: no job on any guest (nothing armed, nothing left).
 nojobs() {
 	local p j=
-	for p in "$port_a" "$port_b"; do
+	for p in $ports; do
 		j="$j$(gssh "$p" 'for d in /sys/kernel/config/blkgen/*/; do [ -d "$d" ] && echo "$d"; done')"
 	done
 	[ -z "$j" ]
@@ -298,8 +357,8 @@ else
 	fail "a clock spread limit of 1 ns: exit $rc4 (${out#"$top"/}/ansible-spread.log)"
 fi
 n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
-if [ $rc1 != 0 ] && [ "$n" = 2 ] && [ ! -e "$out/refused" ] && nojobs; then
-	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on both hosts, nothing run"
+if [ $rc1 != 0 ] && [ "$n" = 3 ] && [ ! -e "$out/refused" ] && nojobs; then
+	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on every host, nothing run"
 else
 	fail "a clock limit of 1 ns: exit $rc1, $n hosts refused (${out#"$top"/}/ansible-refused.log)"
 fi
@@ -311,38 +370,39 @@ else
 fi
 n=$(grep -cE '"msg": "blkgenctl run [^"]* --device /dev/(nvme0n1|nullb0) [^"]*--coordinator CONTROLLER:[0-9]+ \(limit [0-9]+ s\)"' "$out/ansible-check.log")
 # blkgen-b's limit: the profile's planned 70 s (its dry run), the lead
-# (2 s) and 120 s.
-if [ $rc3 = 0 ] && [ "$n" = 2 ] && [ ! -e "$out/check" ] && nojobs &&
-   grep -q -- "--device /dev/nullb0 --coordinator CONTROLLER:$coord_port (limit 192 s)" "$out/ansible-check.log"; then
-	pass "check mode: both hosts' command lines said (the limit from the planned length), nothing run"
+# (2 s) and 120 s; blkgen-c's CPUs from its host_vars.
+if [ $rc3 = 0 ] && [ "$n" = 3 ] && [ ! -e "$out/check" ] && nojobs &&
+   grep -q -- "--device /dev/nullb0 --coordinator CONTROLLER:$coord_port (limit 192 s)" "$out/ansible-check.log" &&
+   grep -q -- "--device /dev/nullb0 --set cpus=0 --coordinator CONTROLLER:$coord_port" "$out/ansible-check.log"; then
+	pass "check mode: every host's command line said (its device, CPUs, the limit from the planned length), nothing run"
 else
 	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log)"
 fi
 
 # The hosts started first (Python in each TCG guest: 6 to 20 s), each
-# waiting for the coordinator; each run starts 2 s after both are ready.
+# waiting for the coordinator; each run starts 2 s after all are ready.
 say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run (log: ${out#"$top"/}/ansible.log)"
 play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set interval_ms=500"' \
 	-e "blkgen_results=$out/results"
 rc=$?
 mv "$out/ansible-run.log" "$out/ansible.log"
 say "$(grep -o "the hosts' clocks agree to [0-9.]* ms" "$out/ansible.log" | head -n 1) (chrony's bounds; limit 2 ms)"
-[ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on two hosts, each its own device" ||
+[ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on three hosts, each its own device" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
 # The live totals in the controller's output: a line for each interval
-# of 0.5 s of the 4 s measured (of both hosts, or naming the one whose
+# of 0.5 s of the 4 s measured (of every host, or naming those whose
 # interval had not come 2 s later).
 n=0
 for i in 1 2 3 4 5 6 7 8; do
-	grep -q "^live: run 0 interval $i: [12]/2 hosts  ios [0-9]*  IOPS " "$out/ansible.log" && n=$((n + 1))
+	grep -q "^live: run 0 interval $i: [123]/3 hosts  ios [0-9]*  IOPS " "$out/ansible.log" && n=$((n + 1))
 done
-[ $n = 8 ] && pass "live totals in the controller's output: each of the 8 intervals ($(grep -c '^live: run 0 interval [0-9]*: 2/2 hosts' "$out/ansible.log") of both hosts)" ||
+[ $n = 8 ] && pass "live totals in the controller's output: each of the 8 intervals ($(grep -c '^live: run 0 interval [0-9]*: 3/3 hosts' "$out/ansible.log") of all three hosts)" ||
 	fail "live totals: $n of the 8 intervals in the controller's output (${out#"$top"/}/ansible.log)"
-nojobs && pass "no job left on either host after the run" || fail "a job was left on a host after the run"
+nojobs && pass "no job left on any host after the run" || fail "a job was left on a host after the run"
 
 # The guests' clocks after the run, by chrony against the host's: the
 # hosts' own start times are as close in real time as these agree.
-for g in a b; do
+for g in $tags; do
 	p=port_$g
 	off=$(gssh "${!p}" chronyc -c -n tracking | awk -F, '$14 == "Normal" {
 		o = $5 < 0 ? -$5 : $5; l = $6 < 0 ? -$6 : $6; printf "%.0f", (o > l ? o : l) * 1e6 }')
@@ -356,46 +416,51 @@ done
 # The witnesses' first bio on each guest's device, in us of CLOCK_REALTIME, read once
 # through trace_pipe (the consuming reader); the microseconds are taken
 # as text (an awk may read a leading 0 as octal: sync/002's failures).
-for g in a b; do
+for g in $tags; do
 	p=port_$g
 	gssh "${!p}" 'echo 0 > /sys/kernel/tracing/tracing_on; (timeout 2 cat /sys/kernel/tracing/trace_pipe) 2> /dev/null; true' > "$out/trace-$g.txt"
 done
 
 dir=$(ls -d "$out"/results/*/ 2> /dev/null | head -n 1)
 dir=${dir%/}
-ha=$dir/hosts/blkgen-a.json hb=$dir/hosts/blkgen-b.json m=$dir/merged.json
-if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
-	# Both ran, each named by its host name.
-	names=$(jq -r '.hostname' "$ha" "$hb" | tr '\n' ' ')
-	[ "$names" = "blkgen-a blkgen-b " ] && pass "both hosts ran (hostname in each report: $names)" ||
+hs=("$dir"/hosts/blkgen-{a,b,c}.json) m=$dir/merged.json
+if [ $rc = 0 ] && [ -s "${hs[0]}" ] && [ -s "${hs[1]}" ] && [ -s "${hs[2]}" ] && [ -s "$m" ]; then
+	# All ran, each named by its host name.
+	names=$(jq -r '.hostname' "${hs[@]}" | tr '\n' ' ')
+	[ "$names" = "blkgen-a blkgen-b blkgen-c " ] && pass "all three hosts ran (hostname in each report: $names)" ||
 		fail "the reports name $names"
 	# The merge: reads and the latency histogram's bins (response and
 	# service time) are the sums of the hosts'.
 	r='.jobs[0].workloads[0].read'
 	bad=
 	for k in ios lat_ns.N clat_ns.N; do
-		a=$(jq "$r.$k" "$ha") b=$(jq "$r.$k" "$hb") c=$(jq "$r.$k" "$m")
-		[ $((a + b)) = "$c" ] || bad="$bad $k $c for $a + $b;"
+		want=$(jq -s "map($r.$k) | add" "${hs[@]}") got=$(jq "$r.$k" "$m")
+		[ "$want" = "$got" ] || bad="$bad $k $got for $(jq "$r.$k" "${hs[@]}" | paste -sd+);"
 	done
 	for k in lat_ns clat_ns; do
-		want=$(jq -s -S -c "[ .[0]$r.$k.bins, .[1]$r.$k.bins ] as [\$a, \$b] |
-			reduce ((\$a + \$b) | keys[]) as \$i ({}; .[\$i] = ((\$a[\$i] // 0) + (\$b[\$i] // 0)))" "$ha" "$hb")
+		want=$(jq -s -S -c "map($r.$k.bins) | reduce (.[] | to_entries[]) as \$e ({}; .[\$e.key] += \$e.value)" "${hs[@]}")
 		got=$(jq -S -c "$r.$k.bins" "$m")
 		[ "$want" = "$got" ] || bad="$bad $k bins differ;"
 	done
 	if [ -z "$bad" ] && [ "$(jq "$r.ios" "$m")" -gt 0 ]; then
-		pass "merged reads and latency histograms (response, service) are the sums of the hosts' ($(jq "$r.ios" "$ha") + $(jq "$r.ios" "$hb") reads)"
+		pass "merged reads and latency histograms (response, service) are the sums of the hosts' ($(jq "$r.ios" "${hs[@]}" | paste -sd+) reads)"
 	else
 		fail "the merge is not the hosts' sum:$bad"
 	fi
-	# The start spread the merge reports: the hosts' started_at_ns apart.
-	# ns since 1970 need 64-bit integers (jq's numbers are doubles).
-	at=$(u64 start_at "$ha") sa=$(u64 started_at_ns "$ha") sb=$(u64 started_at_ns "$hb")
+	# The start spread the merge reports: the hosts' started_at_ns, the
+	# latest less the earliest. ns since 1970 need 64-bit integers (jq's
+	# numbers are doubles).
+	at=$(u64 start_at "${hs[0]}")
+	lo='' hi=''
+	for h in "${hs[@]}"; do
+		s=$(u64 started_at_ns "$h")
+		[ -z "$lo" ] || [ "$s" -lt "$lo" ] && lo=$s
+		[ -z "$hi" ] || [ "$s" -gt "$hi" ] && hi=$s
+	done
 	spread=$(u64 start_spread_ns "$m")
-	want=$((sa > sb ? sa - sb : sb - sa))
-	[ "$spread" = "$want" ] && pass "start spread $spread ns, the hosts' started_at_ns apart" ||
-		fail "start spread $spread ns, the hosts' started_at_ns are $want ns apart"
-	# The witness: each host's first bio within 5 ms after start_at.
+	[ "$spread" = "$((hi - lo))" ] && pass "start spread $spread ns, the hosts' started_at_ns apart" ||
+		fail "start spread $spread ns, the hosts' started_at_ns are $((hi - lo)) ns apart"
+	# The witness: each host's first bio within 15 ms after start_at.
 	# These guests' clocks are the host's (icount's would run slow while
 	# busy, and chrony would step them by hundreds of ms), so a guest's
 	# time runs on while the host has its vCPU off a core: make check
@@ -405,40 +470,25 @@ if [ $rc = 0 ] && [ -s "$ha" ] && [ -s "$hb" ] && [ -s "$m" ]; then
 	# 481 us after it (woken at start_at, 0.5 to 2.5 ms).
 	# A demo (make demo-multihost, beside whatever else the machine
 	# runs) reports the witness's figures; the bound is make check's:
-	# 5 ms on this machine, where a guest's vCPU, spinning to start_at
-	# on one of two host cores beside the other guest's, loses the core
-	# to the host's other threads at times (the first bio came 0.1 to
-	# 1.9 ms after start_at with the test alone here, 2.25 and 2.64 ms
-	# in clean-clone make checks: 2.5 ms failed one). It catches a start
-	# 5 ms or more late (a timer of HZ=100's resolution, an instant
-	# rounded to the centisecond) or early, not one a 4 ms tick late (HZ
-	# 250) nor one woken at start_at instead of before it; 1 ms is the
-	# claim on a real CPU, not proven here.
-	late_us=5000
-	for g in a b; do
-		p=port_$g
-		[ $g = a ] && bdev=nvme0n1 || bdev=nullb0
-		dev=$(gssh "${!p}" cat "/sys/block/$bdev/dev" | tr : ,)
-		# The first bio's tai time, the marker's, and its two clocks, in us.
-		read -r tai marker real mtai < <(awk -v dev="$dev" '
-			function us(t,  p) { sub(":", "", t); split(t, p, "."); return p[1] p[2] }
-			function ts(  i) { for (i = 1; i < NF; i++) if ($(i + 1) ~ /^(block_bio_queue|tracing_mark_write):$/) return us($i) }
-			/tracing_mark_write: blkgen-clocks / { mk = ts(); r = substr($(NF - 1), 1, length($(NF - 1)) - 3); m = substr($NF, 1, length($NF) - 3) }
-			!b && $0 ~ "block_bio_queue: " dev " " { b = ts() }
-			END { print b, mk, r, m }' "$out/trace-$g.txt")
-		s=$(u64 started_at_ns "$dir/hosts/blkgen-$g.json")
-		if [ -z "$tai" ] || [ -z "$mtai" ]; then
-			fail "the witness in blkgen-$g saw no bio on $bdev, or no marker"
+	# 15 ms on this machine, where three guests' vCPUs spin to start_at
+	# on two host cores, so that one of them is off a core at any
+	# instant, for one of the host scheduler's slices, some
+	# milliseconds (with two guests, 0.1 to 2.6 ms after start_at; with
+	# three, 0.1 to 6.0 ms in 18 first bios of two runs, guest a's, on
+	# QEMU's NVMe drive, the latest mostly: 5.09 ms failed a 5 ms
+	# bound). It catches a start 15 ms or more late (an instant rounded
+	# to the second or the centisecond, most times) or one early, not
+	# one a tick of HZ 250 late nor one woken at start_at instead of
+	# before it; 1 ms is the claim on a real CPU, not proven here.
+	for g in $tags; do
+		d=$(firstbios "$out/trace-$g.txt" "$(bdev_dev $g)" $((at / 1000)))
+		st=$(u64 started_at_ns "$dir/hosts/blkgen-$g.json")
+		if [ -z "$d" ] || [ "$d" = - ]; then
+			fail "the witness in blkgen-$g saw no bio on $(bdev $g), or no marker"
 			continue
 		fi
-		say "blkgen-$g: the marker's ftrace time is its CLOCK_TAI + $((marker - mtai)) us"
-		# CLOCK_TAI - CLOCK_REALTIME: whole seconds (its two reads
-		# were microseconds apart).
-		taioff=$(( (mtai - real + 500000) / 1000000 * 1000000 ))
-		us=$((tai - taioff))
-		d=$((us - at / 1000))
-		say "blkgen-$g: the witness saw its first bio at start_at + $d us (started_at_ns + $(((s - at) / 1000)) us)"
-		echo "blkgen-$g $d $(((s - at) / 1000))" >> "$out/witness.txt"
+		say "blkgen-$g: the witness saw its first bio at start_at + $d us (started_at_ns + $(((st - at) / 1000)) us)"
+		echo "blkgen-$g $d $(((st - at) / 1000))" >> "$out/witness.txt"
 		if [ "$d" -ge 0 ] && [ "$d" -le $late_us ]; then
 			pass "blkgen-$g: first bio at start_at + $d us by its own clock (ftrace)"
 		elif [ $demo = 1 ]; then
@@ -453,24 +503,101 @@ else
 	fail "no reports in ${out#"$top"/}/results (ansible.log: $(tail -n 3 "$out/ansible.log" | tr '\n' ' '))"
 fi
 
-# longrun NAME: a 60 s run at 5000 IOPS (a guest's one vCPU left to its
+# A curve in lockstep (blkgen_command=curve): the maximum, then three
+# points, each run started on all three hosts at one instant the
+# coordinator gave once every host had made that run's job. The witness
+# again, anew: for each run, each host's first bio after its instant
+# (coordinate.log), by the host's own ftrace; and the hosts' first bios
+# apart (the run's spread by the witness). The curve merged point by
+# point: each point's latency histogram the sum of the hosts'.
+for p in $ports; do
+	gssh "$p" 't=/sys/kernel/tracing; echo 0 > $t/tracing_on; echo 8192 > $t/buffer_size_kb;
+		echo 1 > $t/tracing_on' && gssh "$p" "$witness_mark" ||
+		fail "no ftrace witness for the curve in the guest on port $p"
+done
+say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run -e blkgen_command=curve (log: ${out#"$top"/}/ansible-curve.log)"
+play curve -e blkgen_command=curve -e blkgen_clock_check=false \
+	-e 'blkgen_args="--points 20,50,80 --set warmup_ms=0 --set duration_ms=300"' -e "blkgen_results=$out/curve"
+rc=$?
+for g in $tags; do
+	p=port_$g
+	gssh "${!p}" 't=/sys/kernel/tracing; echo 0 > $t/tracing_on; grep -E "blkgen-clocks|block_bio_queue:" $t/trace' > "$out/trace-curve-$g.txt"
+done
+cdir=$(ls -d "$out"/curve/*/ 2> /dev/null | head -n 1)
+cdir=${cdir%/}
+# Each run's instant, in us.
+ats=$(sed -n 's/^coordinate: run [0-9]* on 3 hosts at .* (start_at \([0-9]*\))$/\1/p' "$cdir/coordinate.log" 2> /dev/null |
+	while read -r a; do echo $((a / 1000)); done | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$(echo $ats | wc -w)" = 4 ] && [ -s "$cdir/merged.json" ]; then
+	pass "a curve by blkgen.multihost.run on three hosts: its maximum and three points, each run at one instant on all (coordinate.log)"
+	for g in $tags; do
+		firstbios "$out/trace-curve-$g.txt" "$(bdev_dev $g)" $ats > "$out/curve-first-$g.txt"
+	done
+	# Per run: each host's first bio after the instant (us), and their
+	# spread. The bounds are the main run's (see above); the spread's is
+	# as wide: each host's start varies as its own.
+	paste -d ' ' "$out"/curve-first-{a,b,c}.txt > "$out/curve-first.txt"
+	i=0
+	while read -r da db dc; do
+		pt=point$i
+		[ $i = 0 ] && pt=maximum
+		if ! [[ "$da $db $dc" =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]]; then
+			fail "curve $pt: a host's first bio before the run's instant, or none (us after it: $da $db $dc)"
+		else
+			lo=$da hi=$da
+			for d in $db $dc; do
+				[ "$d" -lt "$lo" ] && lo=$d
+				[ "$d" -gt "$hi" ] && hi=$d
+			done
+			say "curve $pt: first bios at start_at + $da, $db, $dc us (ftrace), spread $((hi - lo)) us"
+			echo "curve-$pt $da $db $dc" >> "$out/witness.txt"
+			if [ "$hi" -le $late_us ]; then
+				pass "curve $pt: every host's first bio within $late_us us after the run's instant (spread $((hi - lo)) us, by ftrace)"
+			elif [ $demo = 1 ]; then
+				say "curve $pt: first bios more than make check's $late_us us after the instant (a busy machine delays a TCG guest)"
+			else
+				fail "curve $pt: first bios at start_at + $da, $db, $dc us, not all within $late_us us"
+			fi
+		fi
+		i=$((i + 1))
+	done < "$out/curve-first.txt"
+	# The merge, point by point: a point's I/Os and latency bins the sums
+	# of the hosts'.
+	bad=
+	for j in 0 1 2; do
+		want=$(jq -s -S -c "map(.points[$j].lat_ns.bins) | reduce (.[] | to_entries[]) as \$e ({}; .[\$e.key] += \$e.value)" \
+			"$cdir"/hosts/blkgen-{a,b,c}.json)
+		got=$(jq -S -c ".points[$j].lat_ns.bins" "$cdir/merged.json")
+		[ "$want" = "$got" ] && [ "$got" != '{}' ] || bad="$bad point $j;"
+	done
+	[ "$(jq '.points | length' "$cdir/merged.json")" = 3 ] && [ -z "$bad" ] &&
+		pass "the merged curve: three points, each one's latency histogram the sum of the hosts'" ||
+		fail "the merged curve: $(jq '.points | length' "$cdir/merged.json") points, the sums differ at$bad"
+else
+	fail "a curve on three hosts: exit $rc, $(echo $ats | wc -w) runs in coordinate.log (${out#"$top"/}/ansible-curve.log)"
+fi
+
+# longrun NAME: a 60 s run at 2000 IOPS (a guest's one vCPU left to its
 # blkgenctl: unthrottled on null_blk, the worker kept it off the CPU for
-# up to 1.9 s) in the background (pid in $ctl, its own
-# process group, SIGINT at its default: a background command of a
-# script starts with it ignored, and Python keeps it so), and wait until
-# the controller shows both hosts' first live total. 1 if it never did.
+# up to 1.9 s; three guests at 5000 on two host cores fell behind, mean
+# latencies of 20 to 340 ms from the intended arrivals) in the
+# background (pid in $ctl, its own process group, SIGINT at its default:
+# a background command of a script starts with it ignored, and Python
+# keeps it so), and wait until the controller shows a live total of
+# every host (interval 1 may come without a host late to send it).
+# 1 if it never did.
 longrun() {
 	local log=$out/ansible-$1.log
 	setsid env --default-signal=INT bash -c 'cd "$1" && shift && exec ansible-playbook -i inventory.ini blkgen.multihost.run "$@"' \
-		play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000 --set rate_iops=5000"' \
+		play "$lab" -e 'blkgen_args="--set warmup_ms=0 --set duration_ms=60000 --set rate_iops=2000"' \
 		-e blkgen_clock_check=false -e "blkgen_results=$out/$1" < /dev/null > "$log" 2>&1 &
 	ctl=$!
 	for _ in $(seq 480); do
-		grep -q '^live: run 0 interval 1: 2/2 hosts' "$log" && return 0
+		grep -q '^live: run 0 interval [0-9]*: 3/3 hosts' "$log" && return 0
 		kill -0 $ctl 2> /dev/null || break
 		sleep 0.25
 	done
-	fail "$1: no live total of both hosts in the controller's output (${log#"$top"/})"
+	fail "$1: no live total of all hosts in the controller's output (${log#"$top"/})"
 	kill -INT -- -$ctl 2> /dev/null
 	wait $ctl
 	return 1
@@ -478,7 +605,7 @@ longrun() {
 
 # The controller interrupted (SIGINT to ansible-playbook's process group,
 # as Ctrl-C sends it) during a 60 s run, once its live totals show: the
-# coordinator, in that group, stops both hosts at once: each run ends
+# coordinator, in that group, stops every host at once: each run ends
 # within 2 s (its report's ended_at_ns against the interrupt's instant).
 if longrun interrupted; then
 	# The instant before the interrupt, without a fork: read after it
@@ -494,7 +621,7 @@ if longrun interrupted; then
 	done
 	# Each run's end by the kernel's stamp in the guest's own report
 	# (ended_at_ns, its last I/O; the clocks within a millisecond).
-	for g in a b; do
+	for g in $tags; do
 		p=port_$g
 		e=$(gssh "${!p}" 'cat /var/tmp/blkgen/*.json' 2> /dev/null | grep -o '"ended_at_ns": *[0-9]*' |
 			head -n 1 | grep -o '[0-9]*$')
@@ -506,7 +633,7 @@ if longrun interrupted; then
 		fi
 	done
 	[ "$rc" = 99 ] || fail "ansible-playbook interrupted exited $rc, not 99 (User interrupted execution)"
-	for g in a b; do
+	for g in $tags; do
 		p=port_$g
 		gssh "${!p}" 'cat /var/tmp/blkgen/*.err' 2> /dev/null |
 			grep -q 'the coordinator said stop: the coordinator was interrupted' ||
@@ -515,8 +642,8 @@ if longrun interrupted; then
 fi
 
 # One host failing midway (its job stopped from outside: blkgenctl exits
-# 1): the coordinator stops the other within 2 s, the play fails naming
-# the failed host, and both reports (what ran) are fetched and merged
+# 1): the coordinator stops the others within 2 s, the play fails naming
+# the failed host, and every report (what ran) is fetched and merged
 # with the failure named.
 if longrun failing; then
 	gssh "$port_b" 'blkgenctl stop "$(blkgenctl list | head -n 1)" > /dev/null'
@@ -528,13 +655,15 @@ if longrun failing; then
 	# reports (ended_at_ns: each one's last I/O; the clocks within a
 	# millisecond by chrony).
 	eb=$(u64 ended_at_ns "$fdir/hosts/blkgen-b.json" 2> /dev/null)
-	ea=$(u64 ended_at_ns "$fdir/hosts/blkgen-a.json" 2> /dev/null)
-	if [ -n "$ea" ] && [ -n "$eb" ] && [ "$eb" -gt 0 ] && [ $((ea - eb)) -le 2000000000 ] &&
-	   [ $((ea - eb)) -ge -10000000 ]; then
-		pass "blkgen-b failing: blkgen-a's run ended $(awk -v d=$((ea - eb)) 'BEGIN { printf "%.3f", d / 1e9 }') s after blkgen-b's (ended_at_ns; within 2 s)"
-	else
-		fail "blkgen-b failing: blkgen-a's run ended ${ea:-?} ns, blkgen-b's ${eb:-?} ns: not between 10 ms before it and 2 s after"
-	fi
+	for g in a c; do
+		ea=$(u64 ended_at_ns "$fdir/hosts/blkgen-$g.json" 2> /dev/null)
+		if [ -n "$ea" ] && [ -n "$eb" ] && [ "$eb" -gt 0 ] && [ $((ea - eb)) -le 2000000000 ] &&
+		   [ $((ea - eb)) -ge -10000000 ]; then
+			pass "blkgen-b failing: blkgen-$g's run ended $(awk -v d=$((ea - eb)) 'BEGIN { printf "%.3f", d / 1e9 }') s after blkgen-b's (ended_at_ns; within 2 s)"
+		else
+			fail "blkgen-b failing: blkgen-$g's run ended ${ea:-?} ns, blkgen-b's ${eb:-?} ns: not between 10 ms before it and 2 s after"
+		fi
+	done
 	if [ "$rc" = 2 ] && grep -q 'blkgen-b failed (run 0, exit 1: its job was stopped from outside this command)' "$log" &&
 	   grep -q 'blkgen-b: blkgenctl: .* was stopped from outside this command' "$log"; then
 		pass "blkgen-b failing: the play failed (exit 2) naming blkgen-b and why"
@@ -542,16 +671,17 @@ if longrun failing; then
 		fail "blkgen-b failing: exit $rc, or no blkgen-b named with its reason (${log#"$top"/})"
 	fi
 	if [ -n "$fdir" ] && [ -s "$fdir/hosts/blkgen-a.json" ] && [ -s "$fdir/hosts/blkgen-b.json" ] &&
+	   [ -s "$fdir/hosts/blkgen-c.json" ] &&
 	   grep -q '"error": *"merged with --force: .*blkgen-b failed (run 0, exit 1' "$fdir/merged.json"; then
-		pass "blkgen-b failing: both reports fetched and merged, the merge naming blkgen-b's"
+		pass "blkgen-b failing: all three reports fetched and merged, the merge naming blkgen-b's"
 	else
 		fail "blkgen-b failing: reports or merge missing (${fdir:-no results directory})"
 	fi
 fi
 cleanup
 trap - EXIT INT TERM
-[ $guests_rc = 0 ] && pass "both guests powered off with a clean kernel log" ||
-	fail "a guest failed (kernel log, or its command: ${out#"$top"/}/guest-a.log, guest-b.log)"
+[ $guests_rc = 0 ] && pass "every guest powered off with a clean kernel log" ||
+	fail "a guest failed (kernel log, or its command: ${out#"$top"/}/guest-{a,b,c}.log)"
 if [ $demo = 1 ] && [ -n "${dir:-}" ]; then
 	rm -rf "$out/report"
 	cp -a "$dir" "$out/report"
