@@ -235,6 +235,13 @@ if "$ctl" merge "$tmp/k1.json" "$tmp/k2.json" > "$tmp/out" 2> "$tmp/err" &&
 else
 	notok "curves of one coordinator: $(cat "$tmp/err") $(jq -c '[.slot_ms, [.points[] | .start_at, .lat_ns.N]]' "$tmp/out")"
 fi
+# Its chart titled by its hosts and start, not by the file's path.
+"$ctl" plot "$tmp/out" --script -O "$tmp/k.png" > "$tmp/k.gp" 2> "$tmp/err"
+if grep -qx "set title 'curve of 2 hosts (h1, h2), start_at 2026-12-04 10:00:00.00 UTC'" "$tmp/k.gp"; then
+	ok "a merged curve's chart titled by its hosts and start_at"
+else
+	notok "a merged curve's chart: $(cat "$tmp/err") $(grep 'set title' "$tmp/k.gp")"
+fi
 ccurve h2 $((AT + 5200000000)) > "$tmp/k3.json"
 refused "a coordinated curve's point at another instant" "point 2 at start_at $((AT + 5100000000)) in $tmp/k1.json, $((AT + 5200000000)) in $tmp/k3.json" "$tmp/k1.json" "$tmp/k3.json"
 refused "a curve and a report" "is not a curve" "$tmp/c1.json" "$tmp/h1.json"

@@ -157,12 +157,50 @@ static void put_curve_labels(FILE *f, const struct curve_pt *pt, size_t n,
 	fprintf(f, "EOD\n");
 }
 
+/* ", start_at 2026-12-06 08:45:10.51 UTC" for @at (ns; nothing for 0). */
+static void put_start_at(char *buf, size_t len, uint64_t at)
+{
+	time_t t = at / 1000000000ULL;
+	struct tm tm;
+	char when[64];
+
+	if (!at)
+		return;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, len, ", start_at %s.%02u UTC", when,
+		 (unsigned int)(at % 1000000000ULL / 10000000ULL));
+}
+
+/*
+ * A merged curve's default title: its hosts and the instant its maximum
+ * was armed for, e.g. "curve of 3 hosts (a, b, c), start_at 2026-12-07
+ * 06:50:44.93 UTC".
+ */
+static void curve_title(json_object *root, char *buf, size_t len)
+{
+	json_object *hosts = json_member(root, "hosts");
+	size_t i, nh = json_object_array_length(hosts);
+	size_t off;
+
+	off = snprintf(buf, len, "curve of %zu hosts (", nh);
+	for (i = 0; i < nh && i < 4; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? ", " : "",
+				json_object_get_string(json_member(json_object_array_get_idx(hosts, i),
+								   "hostname")) ?: "?");
+	off += snprintf(buf + off, off < len ? len - off : 0, "%s)", nh > 4 ? ", ..." : "");
+	if (off < len)
+		put_start_at(buf + off, len - off, json_object_get_uint64(json_member(root, "start_at")));
+}
+
 /* Latency against achieved IOPS, one point per curve point. */
 static int script_curve(FILE *f, const struct plot_opts *o,
 			json_object *root)
 {
 	json_object *pts = json_member(root, "points");
 	struct curve_pt pt[PLOT_MAX_POINTS];
+	struct plot_opts t = *o;
+	char title[512];
 	size_t i, n;
 
 	if (!is_array(pts) || !json_object_array_length(pts)) {
@@ -194,7 +232,12 @@ static int script_curve(FILE *f, const struct plot_opts *o,
 	}
 	fprintf(f, "EOD\n");
 	put_curve_labels(f, pt, n, o->logy);
-	put_terminal(f, o);
+	/* A merge of hosts' curves: titled by its hosts and start. */
+	if (is_array(json_member(root, "hosts")) && !o->title) {
+		curve_title(root, title, sizeof(title));
+		t.title = title;
+	}
+	put_terminal(f, &t);
 	fprintf(f, "set xlabel 'achieved IOPS (maximum %llu)'\n",
 		(unsigned long long)json_object_get_uint64(json_member(root, "max_iops")));
 	fprintf(f, "set ylabel 'latency (us), from the intended arrival'\n");
@@ -473,16 +516,8 @@ static void merge_title(json_object *root, char names[][160], int n, char *buf, 
 		off += snprintf(buf + off, off < len ? len - off : 0, "%s%.*s", i ? ", " : "",
 				(int)(strlen(names[i]) - strlen(" IOPS")), names[i]);
 	off += snprintf(buf + off, off < len ? len - off : 0, "%s)", nh > 4 ? ", ..." : "");
-	if (at && off < len) {
-		time_t t = at / 1000000000ULL;
-		struct tm tm;
-		char when[64];
-
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-		snprintf(buf + off, len - off, ", start_at %s.%02u UTC", when,
-			 (unsigned int)(at % 1000000000ULL / 10000000ULL));
-	}
+	if (off < len)
+		put_start_at(buf + off, len - off, at);
 }
 
 /*
