@@ -158,6 +158,13 @@ bdev_dev() {
 	gssh "${!p}" cat "/sys/block/$(bdev "$1")/dev" | tr : ,
 }
 
+# witness_read G FILE: the witness in blkgen-G stopped, its marker and
+# bios (the whole buffer, as text) into FILE.
+witness_read() {
+	local p=port_$1
+	gssh "${!p}" 't=/sys/kernel/tracing; echo 0 > $t/tracing_on; grep -E "blkgen-clocks|block_bio_queue:" $t/trace' > "$2"
+}
+
 # The witness's bound: 15 ms on this machine (the main run's check says why).
 late_us=15000
 
@@ -413,12 +420,9 @@ for g in $tags; do
 		fail "blkgen-$g: its clock ${off:-not synchronised} us off the host's after the run"
 done
 
-# The witnesses' first bio on each guest's device, in us of CLOCK_REALTIME, read once
-# through trace_pipe (the consuming reader); the microseconds are taken
-# as text (an awk may read a leading 0 as octal: sync/002's failures).
+# The witnesses' records (firstbios reads them).
 for g in $tags; do
-	p=port_$g
-	gssh "${!p}" 'echo 0 > /sys/kernel/tracing/tracing_on; (timeout 2 cat /sys/kernel/tracing/trace_pipe) 2> /dev/null; true' > "$out/trace-$g.txt"
+	witness_read $g "$out/trace-$g.txt"
 done
 
 dir=$(ls -d "$out"/results/*/ 2> /dev/null | head -n 1)
@@ -520,8 +524,7 @@ play curve -e blkgen_command=curve -e blkgen_clock_check=false \
 	-e 'blkgen_args="--points 20,50,80 --set warmup_ms=0 --set duration_ms=300"' -e "blkgen_results=$out/curve"
 rc=$?
 for g in $tags; do
-	p=port_$g
-	gssh "${!p}" 't=/sys/kernel/tracing; echo 0 > $t/tracing_on; grep -E "blkgen-clocks|block_bio_queue:" $t/trace' > "$out/trace-curve-$g.txt"
+	witness_read $g "$out/trace-curve-$g.txt"
 done
 cdir=$(ls -d "$out"/curve/*/ 2> /dev/null | head -n 1)
 cdir=${cdir%/}
