@@ -242,8 +242,41 @@ if grep -qx "set title 'curve of 2 hosts (h1, h2), start_at 2026-12-04 10:00:00.
 else
 	notok "a merged curve's chart: $(cat "$tmp/err") $(grep 'set title' "$tmp/k.gp")"
 fi
+# Host names of 300 characters: each cut to 40, the start still said.
+long=$(printf 'x%.0s' $(seq 300))
+for k in k1 k2; do
+	jq --arg h "$long-$k" '.hostname = $h' "$tmp/$k.json" > "$tmp/$k-long.json"
+done
+"$ctl" merge "$tmp/k1-long.json" "$tmp/k2-long.json" > "$tmp/kl.json" 2> "$tmp/err" &&
+	"$ctl" plot "$tmp/kl.json" --script -O "$tmp/kl.png" > "$tmp/kl.gp" 2>> "$tmp/err"
+if grep -qx "set title 'curve of 2 hosts (${long:0:40}, ${long:0:40}), start_at 2026-12-04 10:00:00.00 UTC'" "$tmp/kl.gp"; then
+	ok "a merged curve's title with long host names: each cut to 40 characters, the start kept"
+else
+	notok "long host names: $(cat "$tmp/err") $(grep 'set title' "$tmp/kl.gp" | cut -c1-200)"
+fi
 ccurve h2 $((AT + 5200000000)) > "$tmp/k3.json"
 refused "a coordinated curve's point at another instant" "point 2 at start_at $((AT + 5100000000)) in $tmp/k1.json, $((AT + 5200000000)) in $tmp/k3.json" "$tmp/k1.json" "$tmp/k3.json"
+# Every file's instants, not only against the first's: a first without
+# them (an older blkgenctl) does not let the others differ.
+jq 'del(.points[].start_at)' "$tmp/k1.json" > "$tmp/k0.json"
+refused "three curves, the second's and third's point at other instants" "point 2 at start_at $((AT + 5100000000)) in $tmp/k1.json, $((AT + 5200000000)) in $tmp/k3.json" \
+	"$tmp/k0.json" "$tmp/k1.json" "$tmp/k3.json"
+# --force merges them, without an instant for the point they differ at.
+if "$ctl" merge --force "$tmp/k1.json" "$tmp/k3.json" > "$tmp/out" 2> "$tmp/err" &&
+   grep -q 'merged anyway (--force): their points ran at other times: point 2' "$tmp/err" &&
+   [ "$(jq -c '[.points[] | .start_at != null]' "$tmp/out")" = '[true,false]' ]; then
+	ok "--force: curves whose points ran at other instants merged, the point's start_at left out"
+else
+	notok "--force, other instants: $(cat "$tmp/err") $(jq -c '[.points[] | .start_at]' "$tmp/out")"
+fi
+# Curves armed for other --start-at TIMEs, each point with its instant:
+# refused by the TIMEs, with the hint.
+for c in c1 c3; do
+	jq '.points[0].start_at = .start_at + 6000000000 | .points[1].start_at = .start_at + 12000000000' \
+		"$tmp/$c.json" > "$tmp/$c-at.json"
+done
+refused "curves of other --start-at TIMEs, each point's instant said" "ms (curve --start-at with one TIME for all, or --coordinator with one coordinator)" \
+	"$tmp/c1-at.json" "$tmp/c3-at.json"
 refused "a curve and a report" "is not a curve" "$tmp/c1.json" "$tmp/h1.json"
 echo '{ "max_iops": 1, "points": { } }' > "$tmp/c7.json"
 refused "points that are not a list" 'its "points" is not a list' "$tmp/c7.json" "$tmp/c1.json"

@@ -678,7 +678,8 @@ int cmd_merge(int argc, char **argv)
 		"Combine JSON reports (blkgenctl -o json or -o fio, or fio's json+)\n"
 		"of runs over the same interval: workloads of the same name add up,\n"
 		"histograms summed bin by bin. Curves (curve -o json) of hosts armed\n"
-		"for one --start-at merge point by point (-o json, normal or csv).\n"
+		"for one --start-at, or of one --coordinator, merge point by point\n"
+		"(-o json, normal or csv).\n"
 		"  -o, --output-format FMT  json (default), normal, csv or fio\n"
 		"      --force             merge failed runs, bins that do not hold\n"
 		"                          their I/Os, or a file given twice";

@@ -11,6 +11,7 @@
  * can be edited and replayed with "gnuplot FILE".
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -157,6 +158,24 @@ static void put_curve_labels(FILE *f, const struct curve_pt *pt, size_t n,
 	fprintf(f, "EOD\n");
 }
 
+/*
+ * Append to @buf (@len bytes) at @off; the new offset, which may pass
+ * @len once the text is cut (nothing is written past the buffer).
+ */
+static size_t __attribute__((format(printf, 4, 5)))
+appendf(char *buf, size_t len, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (off >= len)
+		return off;
+	va_start(ap, fmt);
+	r = vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+	return r > 0 ? off + r : off;
+}
+
 /* ", start_at 2026-12-06 08:45:10.51 UTC" for @at (ns; nothing for 0). */
 static void put_start_at(char *buf, size_t len, uint64_t at)
 {
@@ -183,12 +202,13 @@ static void curve_title(json_object *root, char *buf, size_t len)
 	size_t i, nh = json_object_array_length(hosts);
 	size_t off;
 
-	off = snprintf(buf, len, "curve of %zu hosts (", nh);
+	/* Names of 40 characters at most: the start always fits. */
+	off = appendf(buf, len, 0, "curve of %zu hosts (", nh);
 	for (i = 0; i < nh && i < 4; i++)
-		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? ", " : "",
-				json_object_get_string(json_member(json_object_array_get_idx(hosts, i),
-								   "hostname")) ?: "?");
-	off += snprintf(buf + off, off < len ? len - off : 0, "%s)", nh > 4 ? ", ..." : "");
+		off = appendf(buf, len, off, "%s%.40s", i ? ", " : "",
+			      json_object_get_string(json_member(json_object_array_get_idx(hosts, i),
+								 "hostname")) ?: "?");
+	off = appendf(buf, len, off, "%s)", nh > 4 ? ", ..." : "");
 	if (off < len)
 		put_start_at(buf + off, len - off, json_object_get_uint64(json_member(root, "start_at")));
 }
@@ -506,16 +526,17 @@ static void merge_title(json_object *root, char names[][160], int n, char *buf, 
 	size_t off = 0;
 
 	buf[0] = 0;
+	/* Names of 40 characters at most: the start always fits. */
 	for (i = 0; is_array(wls) && i < json_object_array_length(wls) && i < 4; i++)
-		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? ", " : "",
-				json_object_get_string(json_member(json_object_array_get_idx(wls, i),
-								   "name")));
-	off += snprintf(buf + off, off < len ? len - off : 0, "%son %zu hosts (",
-			off ? " " : "", nh);
+		off = appendf(buf, len, off, "%s%.40s", i ? ", " : "",
+			      json_object_get_string(json_member(json_object_array_get_idx(wls, i),
+								 "name")) ?: "?");
+	off = appendf(buf, len, off, "%son %zu hosts (", off ? " " : "", nh);
 	for (i = 0; i < (size_t)n && i < 4; i++)
-		off += snprintf(buf + off, off < len ? len - off : 0, "%s%.*s", i ? ", " : "",
-				(int)(strlen(names[i]) - strlen(" IOPS")), names[i]);
-	off += snprintf(buf + off, off < len ? len - off : 0, "%s)", nh > 4 ? ", ..." : "");
+		off = appendf(buf, len, off, "%s%.*s", i ? ", " : "",
+			      (int)(strlen(names[i]) - strlen(" IOPS") < 40 ?
+				    strlen(names[i]) - strlen(" IOPS") : 40), names[i]);
+	off = appendf(buf, len, off, "%s)", nh > 4 ? ", ..." : "");
 	if (off < len)
 		put_start_at(buf + off, len - off, at);
 }

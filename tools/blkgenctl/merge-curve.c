@@ -25,6 +25,9 @@ struct merged_point {
 	double iops, bw;
 	struct blkgen_lat_hist h;
 	uint64_t start_at;	/* the instant it was armed for (0: none) */
+	const char *at_file;	/* the first file that said it */
+	uint64_t other_at;	/* another file's other instant (0: none) */
+	const char *other_file;
 	uint64_t first, last;	/* the hosts' earliest and latest first I/O */
 	char state[32];
 };
@@ -39,7 +42,8 @@ static const char *str_of(json_object *o, const char *key)
 /*
  * What keeps @b's curve (of @fb) from merging with @a's (of @fa), in
  * @why; 0 when they line up: as many points, the same percents, one
- * start_at and slot, and each point's instant the same where both say it.
+ * start_at and slot (each point's own instant is checked over all the
+ * files as they are added: curve_add).
  */
 static int curve_refusal(json_object *a, const char *fa, json_object *b,
 			 const char *fb, char *why, size_t len)
@@ -59,21 +63,12 @@ static int curve_refusal(json_object *a, const char *fa, json_object *b,
 		return -1;
 	}
 	for (k = 0; k < n; k++) {
-		json_object *xa = json_object_array_get_idx(pa, k);
-		json_object *xb = json_object_array_get_idx(pb, k);
-		double x = json_object_get_double(json_member(xa, "target_pct"));
-		double y = json_object_get_double(json_member(xb, "target_pct"));
-		uint64_t sa = json_object_get_uint64(json_member(xa, "start_at"));
-		uint64_t sb = json_object_get_uint64(json_member(xb, "start_at"));
+		double x = json_object_get_double(json_member(json_object_array_get_idx(pa, k), "target_pct"));
+		double y = json_object_get_double(json_member(json_object_array_get_idx(pb, k), "target_pct"));
 
 		if (x != y) {
 			snprintf(why, len, "their curves have other points: point %zu is %g%% in %s, %g%% in %s",
 				 k + 1, x, fa, y, fb);
-			return -1;
-		}
-		if (sa && sb && sa != sb) {
-			snprintf(why, len, "their points ran at other times: point %zu at start_at %" PRIu64 " in %s, %" PRIu64 " in %s",
-				 k + 1, sa, fa, sb, fb);
 			return -1;
 		}
 	}
@@ -81,7 +76,7 @@ static int curve_refusal(json_object *a, const char *fa, json_object *b,
 	    json_object_get_uint64(json_member(b, "start_at")) ||
 	    json_object_get_uint64(json_member(a, "slot_ms")) !=
 	    json_object_get_uint64(json_member(b, "slot_ms"))) {
-		snprintf(why, len, "their points ran at other times: %s start_at %" PRIu64 " slot %" PRIu64 " ms, %s start_at %" PRIu64 " slot %" PRIu64 " ms (curve --start-at, one TIME for all)",
+		snprintf(why, len, "their points ran at other times: %s start_at %" PRIu64 " slot %" PRIu64 " ms, %s start_at %" PRIu64 " slot %" PRIu64 " ms (curve --start-at with one TIME for all, or --coordinator with one coordinator)",
 			 fa, json_object_get_uint64(json_member(a, "start_at")),
 			 json_object_get_uint64(json_member(a, "slot_ms")),
 			 fb, json_object_get_uint64(json_member(b, "start_at")),
@@ -89,7 +84,7 @@ static int curve_refusal(json_object *a, const char *fa, json_object *b,
 		return -1;
 	}
 	if (!json_object_get_uint64(json_member(a, "start_at"))) {
-		snprintf(why, len, "%s and %s were not armed for one start_at: their points ran at other times (curve --start-at)",
+		snprintf(why, len, "%s and %s were not armed for one start_at: their points ran at other times (curve --start-at or --coordinator)",
 			 fa, fb);
 		return -1;
 	}
@@ -107,6 +102,7 @@ static int curve_add(json_object *root, const char *file,
 		json_object *p = json_object_array_get_idx(arr, k);
 		struct merged_point *m = &pts[k];
 		uint64_t s = json_object_get_uint64(json_member(p, "started_at_ns"));
+		uint64_t at;
 		const char *st = str_of(p, "state");
 
 		m->pct = json_object_get_double(json_member(p, "target_pct"));
@@ -118,8 +114,14 @@ static int curve_add(json_object *root, const char *file,
 				file, k + 1);
 			return -EINVAL;
 		}
-		if (!m->start_at)
-			m->start_at = json_object_get_uint64(json_member(p, "start_at"));
+		at = json_object_get_uint64(json_member(p, "start_at"));
+		if (at && !m->start_at) {
+			m->start_at = at;
+			m->at_file = file;
+		} else if (at && at != m->start_at && !m->other_at) {
+			m->other_at = at;
+			m->other_file = file;
+		}
 		if (s && (!m->first || s < m->first))
 			m->first = s;
 		if (s > m->last)
@@ -173,7 +175,8 @@ static void print_points_json(json_object **roots, char *const *files, int nr,
 		json_object_object_add(pt, "bw_bytes", json_object_new_double(m->bw));
 		json_object_object_add(pt, "lat_ns", lat);
 		json_object_object_add(pt, "state", json_object_new_string(m->state));
-		if (m->start_at)
+		/* (Not when the hosts' instants differ: --force.) */
+		if (m->start_at && !m->other_at)
 			json_object_object_add(pt, "start_at", json_object_new_uint64(m->start_at));
 		json_object_object_add(pt, "started_at_ns", json_object_new_uint64(m->first));
 		json_object_object_add(pt, "start_spread_ns",
@@ -225,7 +228,7 @@ int merge_curves(char *const *files, int nr, json_object *first,
 	uint64_t max = 0;
 	int i, ret = EXIT_FAIL;
 	char why[512];
-	size_t n;
+	size_t n, k;
 
 	if (strcmp(fmt, "json") && strcmp(fmt, "normal") && strcmp(fmt, "csv")) {
 		fprintf(stderr, "blkgenctl: merge of curves: -o json, normal or csv, not %s\n",
@@ -272,6 +275,18 @@ int merge_curves(char *const *files, int nr, json_object *first,
 		if (curve_add(roots[i], files[i], pts, n))
 			goto out;
 		max += json_object_get_uint64(json_member(roots[i], "max_iops"));
+	}
+	/* Each point started at one instant on every host that says one. */
+	for (k = 0; k < n; k++) {
+		if (!pts[k].other_at)
+			continue;
+		fprintf(stderr, "blkgenctl: %s: their points ran at other times: point %zu at start_at %" PRIu64 " in %s, %" PRIu64 " in %s%s\n",
+			force ? "merged anyway (--force)" : "not merged", k + 1,
+			pts[k].start_at, pts[k].at_file, pts[k].other_at,
+			pts[k].other_file,
+			force ? "" : " (--force merges curves of one shape run at other times)");
+		if (!force)
+			goto out;
 	}
 	if (!strcmp(fmt, "json"))
 		print_points_json(roots, files, nr, pts, n, max);
