@@ -227,7 +227,7 @@ guest c "$port_c"
 # estimate; the playbook checks it again), its error bound (root
 # dispersion and half the root delay, which the playbook's spread check
 # adds) below 0.5 ms: three guests just synchronised were 2.48 ms apart by
-# those bounds, over the playbook's 2 ms, and check mode failed.
+# those bounds, over the playbook's default 2 ms, and check mode failed.
 for p in $ports; do
 	until gssh "$p" true 2> /dev/null; do
 		why=$(alive) || die "$why"
@@ -296,6 +296,13 @@ ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/
 	> "$out/galaxy.log" 2>&1 || die "ansible-galaxy collection install failed (${out#"$top"/}/galaxy.log)"
 lab=$out/lab
 mkdir -p "$lab/host_vars"
+# The clocks' spread limit of this lab: chrony's bound on each guest's
+# offset is half its round trip to the host (QEMU's user-mode network,
+# three TCG guests on two cores) plus its dispersion; under the plays'
+# load that is a millisecond or more each, and a make check's main run
+# was refused at the default 2 ms. The starts themselves are judged by
+# the witness (below).
+spread_limit_ms=10
 cp "$top/tools/profiles/4k-random-read.prof" "$lab/"
 cat > "$lab/inventory.ini" <<INV
 [blkgen]
@@ -310,6 +317,7 @@ ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/
 ansible_python_interpreter=/usr/bin/python3
 blkgen_coordinator_port=$coord_port
 blkgen_ctl=$top/tools/blkgenctl/blkgenctl
+blkgen_max_clock_spread_ms=$spread_limit_ms
 INV
 printf 'blkgen_device: /dev/nvme0n1\nblkgen_profile_src: 4k-random-read.prof\n' > "$lab/host_vars/blkgen-a.yml"
 printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
@@ -396,7 +404,7 @@ play run -e 'blkgen_args="--set warmup_ms=500 --set duration_ms=4000 --set inter
 	-e "blkgen_results=$out/results"
 rc=$?
 mv "$out/ansible-run.log" "$out/ansible.log"
-say "$(grep -o "the hosts' clocks agree to [0-9.]* ms" "$out/ansible.log" | head -n 1) (chrony's bounds; limit 2 ms)"
+say "$(grep -o "the hosts' clocks agree to [0-9.]* ms" "$out/ansible.log" | head -n 1) (chrony's bounds; limit $spread_limit_ms ms)"
 [ $rc = 0 ] && pass "blkgen.multihost.run, installed by ansible-galaxy, on three hosts, each its own device" ||
 	fail "ansible-playbook exited $rc: $(grep -E 'fatal:|FAILED|ERROR' "$out/ansible.log" | head -n 3 | tr '\n' ' ')"
 # The live totals in the controller's output: a line for each interval
