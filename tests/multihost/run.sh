@@ -299,10 +299,10 @@ mkdir -p "$lab/host_vars"
 # The clocks' spread limit of this lab: chrony's bound on each guest's
 # offset is half its round trip to the host (QEMU's user-mode network,
 # three TCG guests on two cores) plus its dispersion; under the plays'
-# load that is a millisecond or more each, and a make check's main run
-# was refused at the default 2 ms. The starts themselves are judged by
-# the witness (below).
-spread_limit_ms=10
+# load that is a millisecond or more each: the main run's spread was
+# 1.2 to 5.6 ms by those bounds, and a make check's was refused at the
+# default 2 ms. The starts themselves are judged by the witness (below).
+spread_limit_ms=50
 cp "$top/tools/profiles/4k-random-read.prof" "$lab/"
 cat > "$lab/inventory.ini" <<INV
 [blkgen]
