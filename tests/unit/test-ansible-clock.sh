@@ -70,4 +70,60 @@ judge "a clock not synchronised" 2 "h2: clock Not synchronised" \
 	"$ta" "{rc: 0, stdout: \"$(line 0.0 0.0 0.0 'Not synchronised')\"}"
 judge "no chrony" 2 "h1: no chrony tracking (chronyc: not found)" \
 	"{rc: 127, stdout: '', stderr: 'chronyc: not found'}" "$tb"
+
+# The reading itself (tasks/clock-read.yml), by a chronyc of the test's
+# on each host's PATH: it answers with the lines of the host's file, one
+# a call (the last one again after the end), or fails with its message.
+cat > "$tmp/read.yml" <<PLAY
+- name: The run role's clock reading
+  hosts: all
+  gather_facts: false
+  any_errors_fatal: true
+  vars:
+    blkgen_max_clock_offset_ms: 1.0
+    blkgen_max_clock_spread_ms: 2.0
+  environment:
+    PATH: "$tmp/bin:$PATH"
+    CHRONYC_LINES: "$tmp/lines-{{ inventory_hostname }}"
+  tasks:
+    - name: Read
+      ansible.builtin.include_tasks: $role/tasks/clock-read.yml
+    - name: Judge
+      ansible.builtin.include_tasks: $role/tasks/clock.yml
+PLAY
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/chronyc" <<'SH'
+#!/bin/sh
+f=$CHRONYC_LINES
+n=$(cat "$f.n" 2> /dev/null || echo 0)
+n=$((n + 1))
+echo $n > "$f.n"
+case $(head -n 1 "$f") in
+fail:*) sed -n '1s/^fail://p' "$f" >&2; exit 1 ;;
+esac
+sed -n "${n}p" "$f" | grep . || tail -n 1 "$f"
+SH
+chmod 755 "$tmp/bin/chronyc"
+# reads NAME WANT_RC PATTERN LINES_A LINES_B: the two hosts' chronyc
+# answers (lines separated by |), then the play's exit and message.
+reads() {
+	local name=$1 want=$2 pat=$3 rc=0
+	printf '%s\n' "$4" | tr '|' '\n' > "$tmp/lines-h1"
+	printf '%s\n' "$5" | tr '|' '\n' > "$tmp/lines-h2"
+	rm -f "$tmp"/lines-h?.n "$tmp/host_vars"/*
+	ansible-playbook -i "$tmp/inv" "$tmp/read.yml" > "$tmp/out" 2>&1 || rc=$?
+	if { [ "$want" = 0 ] && [ $rc = 0 ]; } || { [ "$want" != 0 ] && [ $rc != 0 ]; }; then
+		grep -qF -- "$pat" "$tmp/out" && { ok "reading: $name: $pat"; return; }
+	fi
+	notok "reading: $name: exit $rc, not '$pat': $(grep -E '"msg"|ERROR' "$tmp/out" | head -n 3)"
+}
+la=$(line 0.000010 0.000400 0.000300) lb=$(line -0.000020 0.000600 0.000200)
+reads "whole readings" 0 "the hosts' clocks agree to 1.030 ms" "$la" "$lb"
+reads "a short reading, then a whole one" 0 "the hosts' clocks agree to 1.030 ms" \
+	"A29FC87B,10.0.2.2,3|$la" "$lb"
+reads "short readings only" 2 "h2: clock unknown" "$la" "A29FC87B,10.0.2.2,3"
+reads "chronyd not answering" 2 "h1: no chrony tracking (506 Cannot talk to daemon)" \
+	"fail:506 Cannot talk to daemon" "$lb"
+[ "$(cat "$tmp/lines-h1.n" 2> /dev/null)" = 1 ] && ok "reading: a chronyc that fails is not asked again" ||
+	notok "reading: a chronyc that fails was asked again"
 exit $fail

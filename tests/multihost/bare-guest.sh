@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bare-guest.sh — the guest of tests/multihost/install.sh (tests/vm/run.sh
+# --run): a Debian root without blkgen on the virtio disk (/dev/vda),
+# mounted, its /proc, /sys (configfs with it), /dev, /run and /tmp its
+# own, and its OpenSSH server started inside it (chroot), so that what
+# Ansible reaches is that Debian system and its kernel this guest's. Then
+# it waits until the host creates the root's /tmp/blkgen-poweroff (or 40
+# minutes pass), and the guest powers off.
+set -u
+r=/mnt/root
+
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+mkdir -p $r
+mount -t ext4 /dev/vda $r || { echo "blkgen-bare: mounting /dev/vda failed"; exit 1; }
+mount -t proc proc $r/proc &&
+	mount --rbind /sys $r/sys &&
+	mount --rbind /dev $r/dev &&
+	mount -t tmpfs -o mode=755 tmpfs $r/run &&
+	mount -t tmpfs -o mode=1777 tmpfs $r/tmp ||
+	{ echo "blkgen-bare: mounting the root's filesystems failed"; exit 1; }
+mkdir -p $r/run/sshd
+# QEMU's user-mode network: its DNS server.
+echo 'nameserver 10.0.2.3' > $r/etc/resolv.conf
+hostname > $r/etc/hostname
+chroot $r /usr/sbin/sshd -E /var/log/blkgen-sshd.log ||
+	{ echo "blkgen-bare: sshd failed: $(tail -n 3 $r/var/log/blkgen-sshd.log 2>&1)"; exit 1; }
+echo "blkgen-bare: $(hostname) ready"
+
+SECONDS=0
+while [ ! -e $r/tmp/blkgen-poweroff ] && [ $SECONDS -lt 2400 ]; do
+	sleep 1
+done
+echo "blkgen-bare: $(hostname) powering off after ${SECONDS} s"
+# What the playbook left loaded, unloaded as at a shutdown.
+[ -d /sys/module/blkgen ] && { rmmod blkgen || echo "blkgen-bare: rmmod blkgen failed"; }
+sync

@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/multihost/install.sh [--results FILE]
+#
+# The collection's install playbook on a bare Debian guest, as a lab runs
+# it on a new host:
+#
+#   ansible-playbook -i inventory.ini blkgen.multihost.install
+#
+# The guest: the newest Debian kernel (KERNEL=PAT another) booted under
+# QEMU (TCG, two vCPUs), its root a Debian trixie system on a virtio disk
+# with no blkgen on it: the trixie build root (tests/vm/newest-kernel.sh's:
+# its compiler and the kernel's headers, as on a host that builds
+# modules), with python3 and openssh-server added by apt and the kernel's
+# modules, prepared once into the cache. The playbook installs the rest
+# of the build dependencies by apt from Debian's archive (through QEMU's
+# user-mode network), unpacks the collection's sources, builds and
+# installs the module with DKMS and blkgenctl, and loads the module; the
+# test checks each of those on the guest, that blkgenctl drives the
+# module (a short read run on null_blk), and that the playbook run a
+# second time changes nothing (changed=0).
+#
+# Files in build/multihost-install/. --results FILE appends "PASS|FAIL
+# name" lines.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/vm/kernel-lib.sh"
+results=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--results) results=$2; shift ;;
+	*) echo "usage: $0 [--results FILE]" >&2; exit 2 ;;
+	esac
+	shift
+done
+name=multihost-install
+out=$top/build/$name
+fails=0
+
+say() { echo "$name: $*"; }
+pass() { say "ok: $*"; [ -n "$results" ] && echo "PASS $name: $*" >> "$results"; return 0; }
+fail() { say "FAIL: $*"; [ -n "$results" ] && echo "FAIL $name: $*" >> "$results"; fails=$((fails + 1)); return 0; }
+die() { fail "$*"; exit 1; }
+
+for tool in ansible-playbook ansible-galaxy ssh ssh-keygen mke2fs jq; do
+	command -v "$tool" > /dev/null || { echo "$name: $tool not found (tests/install-deps.sh)" >&2; exit 1; }
+done
+
+rm -rf "$out"
+mkdir -p "$out"
+kernel=$("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"} | tail -n 1)
+[ -n "$kernel" ] || { echo "$name: no Debian kernel (tests/install-deps.sh)" >&2; exit 1; }
+[ -x "$blkgen_buildroot/usr/bin/apt-get" ] ||
+	{ echo "$name: no trixie build root in $blkgen_buildroot (tests/vm/newest-kernel.sh)" >&2; exit 1; }
+[ -e "$blkgen_buildroot/usr/src/linux-headers-$kernel/Makefile" ] ||
+	{ echo "$name: $kernel has no headers in the trixie build root (tests/vm/newest-kernel.sh)" >&2; exit 1; }
+
+# The guest's root, once per kernel: a copy of the build root, with
+# trixie-backports among its sources (where the kernel and its headers
+# come from: the build root's were installed without their dependencies,
+# which apt adds), python3 and openssh-server installed in it by apt (no
+# daemon started: a policy-rc.d refuses them), the kernel's modules
+# copied in. What the
+# playbook does is done on a copy of it (an ext4 image made each run).
+base=$blkgen_cache/bare-guest/$kernel
+if [ ! -e "$base/complete" ]; then
+	say "preparing the guest's Debian root in $base (apt-get from Debian's archive)"
+	rm -rf "$base"
+	mkdir -p "$base"
+	cp -a "$blkgen_buildroot" "$base/root" || die "copying $blkgen_buildroot failed"
+	printf '#!/bin/sh\nexit 101\n' > "$base/root/usr/sbin/policy-rc.d"
+	chmod 755 "$base/root/usr/sbin/policy-rc.d"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m sh -c '
+		mount --make-rprivate / 2> /dev/null
+		mount -t proc proc "$1/proc" || exit 2
+		mount --bind /dev "$1/dev" || exit 2
+		cp /etc/resolv.conf "$1/etc/resolv.conf"
+		echo "deb http://deb.debian.org/debian trixie-backports main" > "$1/etc/apt/sources.list.d/backports.list"
+		chroot "$1" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y -f install && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install python3 openssh-server"
+	' sh "$base/root" > "$base/apt.log" 2>&1 ||
+		die "installing python3 and openssh-server in the guest's root failed ($base/apt.log)"
+	rm -f "$base/root/usr/sbin/policy-rc.d"
+	modroot=$(kernel_modroot "$kernel")
+	mkdir -p "$base/root/usr/lib/modules/$kernel"
+	cp -a "$modroot/lib/modules/$kernel/." "$base/root/usr/lib/modules/$kernel/" ||
+		die "copying $kernel's modules failed"
+	touch "$base/complete"
+fi
+
+ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost-install || exit 1
+rm -rf "$out/root"
+cp -a "$base/root" "$out/root" || die "copying the guest's root failed"
+install -D -m 600 "$out/key.pub" "$out/root/root/.ssh/authorized_keys"
+chmod 700 "$out/root/root/.ssh"
+rm -f "$out/root/etc/ssh/ssh_host_"*
+chroot "$out/root" ssh-keygen -A > /dev/null || die "making the guest's ssh host keys failed"
+mke2fs -q -F -t ext4 -d "$out/root" "$out/root.img" 6G > "$out/mke2fs.log" 2>&1 ||
+	die "mke2fs failed (${out#"$top"/}/mke2fs.log)"
+rm -rf "$out/root"
+
+port=$((20000 + $$ % 20000 + 7))
+gssh() {
+	ssh -p "$port" -i "$out/key" -o BatchMode=yes -o StrictHostKeyChecking=no \
+		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
+		root@127.0.0.1 "$@"
+}
+
+say "booting a guest of $kernel, its root a bare Debian system (log: ${out#"$top"/}/guest.log)"
+setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 2 --no-zns --tag bare \
+	--hostname blkgen-bare --net "$port" --timeout 2700 \
+	--module virtio_blk --module ext4 --disk "$out/root.img" \
+	--run "bash /blkgen/tests/multihost/bare-guest.sh" > "$out/guest.log" 2>&1 &
+guest=$!
+# poweroff: the guest powers off (run.sh fails one whose kernel log is
+# not clean); one that does not within 60 s is killed, QEMU and all.
+# Also on the way out of any failure.
+poweroff() {
+	local rc=0
+	[ -n "$guest" ] || return 0
+	gssh 'touch /tmp/blkgen-poweroff' 2> /dev/null
+	for _ in $(seq 60); do
+		kill -0 "$guest" 2> /dev/null || break
+		sleep 1
+	done
+	if kill -0 "$guest" 2> /dev/null; then
+		kill -- "-$guest" 2> /dev/null
+		rc=1
+	fi
+	wait "$guest" || rc=1
+	guest=
+	return $rc
+}
+cleanup() { poweroff; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$SECONDS
+until gssh true 2> /dev/null; do
+	kill -0 "$guest" 2> /dev/null || die "the guest ended before its ssh answered ($(tail -n 3 "$out/guest.log" | tr '\n' ' '))"
+	[ $((SECONDS - start)) -lt 600 ] || die "no ssh on port $port after 600 s"
+	sleep 2
+done
+say "ssh up after $((SECONDS - start)) s"
+gssh 'test ! -e /sys/module/blkgen && ! command -v blkgenctl && ! dkms status blkgen | grep -q .' > /dev/null &&
+	pass "the guest is bare: no blkgen module loaded or installed, no blkgenctl" ||
+	fail "the guest is not bare: $(gssh 'ls -d /sys/module/blkgen; command -v blkgenctl; dkms status' 2>&1 | tr '\n' ' ')"
+
+# The collection as a lab installs it (make collection carries the
+# sources), run by name from a directory outside the tree.
+make -s -C "$top" collection > "$out/collection.log" 2>&1 ||
+	die "make collection failed (${out#"$top"/}/collection.log)"
+ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/blkgen-multihost-*.tar.gz \
+	> "$out/galaxy.log" 2>&1 || die "ansible-galaxy collection install failed (${out#"$top"/}/galaxy.log)"
+lab=$out/lab
+mkdir -p "$lab"
+cat > "$lab/inventory.ini" <<INV
+[blkgen]
+blkgen-bare ansible_host=127.0.0.1 ansible_port=$port
+
+[blkgen:vars]
+ansible_user=root
+ansible_ssh_private_key_file=$out/key
+ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
+INV
+export ANSIBLE_PIPELINING=1 ANSIBLE_LOCAL_TEMP=$out/ansible-tmp ANSIBLE_NOCOLOR=1 \
+	ANSIBLE_COLLECTIONS_PATH=$out/collections \
+	ANSIBLE_CALLBACKS_ENABLED=ansible.builtin.junit JUNIT_OUTPUT_DIR=$out/junit
+
+# play NAME: blkgen.multihost.install from the lab directory, its output
+# in $out/ansible-NAME.log.
+play() {
+	local t=$SECONDS rc
+	(cd "$lab" && ansible-playbook -i inventory.ini blkgen.multihost.install) > "$out/ansible-$1.log" 2>&1
+	rc=$?
+	say "play $1: exit $rc in $((SECONDS - t)) s"
+	return $rc
+}
+recap() {
+	grep -E '^blkgen-bare +: ok=' "$out/ansible-$1.log" | tr -s ' '
+}
+
+if play first; then
+	pass "blkgen.multihost.install on a bare Debian guest: $(recap first)"
+else
+	fail "blkgen.multihost.install on a bare Debian guest: $(grep -m 1 -A 3 'fatal:' "$out/ansible-first.log" | tr -s ' ' | tr '\n' ' ') (${out#"$top"/}/ansible-first.log)"
+fi
+st=$(gssh "dkms status -m blkgen -k $kernel" 2>&1)
+case $st in
+*installed*) pass "the module built by DKMS in the guest for $kernel: $st" ;;
+*) fail "no module installed by DKMS for $kernel: $st" ;;
+esac
+gssh 'test -d /sys/module/blkgen && test -d /sys/kernel/config/blkgen' &&
+	pass "the module loaded (/sys/module/blkgen, configfs's blkgen)" ||
+	fail "the module is not loaded after the play"
+gssh 'cmp -s /sys/module/blkgen/srcversion <(modinfo -F srcversion blkgen)' &&
+	pass "the loaded module is the one DKMS installed (srcversion)" ||
+	fail "the loaded module's srcversion is not the installed one's"
+# blkgenctl, as the playbook installed it, over the module: a second of
+# reads on null_blk.
+if gssh 'blkgenctl run 4k-random-read --device /dev/nullb0 --set warmup_ms=0 --set duration_ms=1000 -q -o json' \
+	> "$out/run.json" 2> "$out/run.err" &&
+   [ "$(jq '.jobs[0].workloads[0].read.ios > 0' "$out/run.json" 2> /dev/null)" = true ]; then
+	pass "blkgenctl installed by the playbook runs the module: $(jq -r '.jobs[0].workloads[0].read.ios' "$out/run.json") reads on /dev/nullb0 in 1 s"
+else
+	fail "blkgenctl run on the guest: $(head -c 300 "$out/run.err" | tr '\n' ' ') (${out#"$top"/}/run.json)"
+fi
+
+if play second && recap second | grep -q ' changed=0 .* failed=0 '; then
+	pass "the playbook run again changes nothing: $(recap second)"
+else
+	fail "the playbook run again: $(recap second) (${out#"$top"/}/ansible-second.log)"
+fi
+
+poweroff && pass "the guest powered off with a clean kernel log (blkgen unloaded first)" ||
+	fail "the guest: $(grep -E 'FAIL|blkgen-bare: rmmod' "$out/guest.log" | head -n 3 | tr '\n' ' ') (${out#"$top"/}/guest.log)"
+say "$fails failed, in $SECONDS s"
+[ $fails = 0 ]
