@@ -16,7 +16,8 @@
 # with the tool tests, SCOPE=tool, which run there only), 6.1 and the
 # newest again in QEMU's icount mode for the timing tests, the arm64
 # kernel (kselftest, in a guest of devtmpfs alone), the demos, the
-# DKMS check, and the debug kernel (tests/vm/debug-kernel.sh: KASAN,
+# DKMS check, the install playbook on a bare Debian guest
+# (tests/multihost/install.sh), and the debug kernel (tests/vm/debug-kernel.sh: KASAN,
 # lockdep, kmemleak) in two boots of half its kernel tests each; after
 # both lanes, alone, three guests
 # of the newest kernel run by the Ansible playbook
@@ -183,6 +184,9 @@ boot() {
 	multihost)
 		tier "multihost: three VMs started at one instant by blkgen.multihost.run (alone)"
 		multihost_check ;;
+	install)
+		tier "multihost install: blkgen.multihost.install on a bare Debian guest"
+		install_check ;;
 	dkms)
 		tier "DKMS across a kernel upgrade (trixie build root)"
 		if [ -s build/newest-kernel.prev ]; then
@@ -260,6 +264,19 @@ multihost_check() {
 		fi
 	fi
 	grep -E '^multihost: (ok|FAIL|blkgen-.: the witness)' build/multihost.log
+}
+
+# tests/multihost/install.sh, as multihost_check runs run.sh.
+install_check() {
+	local before
+	before=$(grep -c '^FAIL' "$results")
+	if ! KERNEL=$newest tests/multihost/install.sh --results "$results" > build/multihost-install.log 2>&1; then
+		tail -n 30 build/multihost-install.log | sed 's/^/    /'
+		if [ "$(grep -c '^FAIL' "$results")" -eq "$before" ]; then
+			echo "FAIL multihost-install: tests/multihost/install.sh failed (build/multihost-install.log)" | tee -a "$results"
+		fi
+	fi
+	grep -E '^multihost-install: (ok|FAIL)' build/multihost-install.log
 }
 
 # The README's first command, shortened: corners of 1 s, a 2-point curve.
@@ -485,6 +502,10 @@ if [ "${VM:-1}" != 0 ]; then
 		# which tests). Its icount boot (the counter's and the CRC's
 		# costs and latencies: arm64_icount_tests) by hand, for make
 		# check's time (197 s of a lane).
+		# The install playbook on a bare Debian guest of the newest
+		# kernel, ~500 s (tests/multihost/install.sh: its root made
+		# from the trixie build root, where that kernel's headers are).
+		[ -s build/newest-kernel.rel ] && [ "$(cat build/newest-kernel.rel)" = "$newest" ] && echo "install"
 		[ -n "$newest" ] && echo "demos"
 		[ -n "$newest" ] && echo "minimal $newest"
 		# DKMS across a kernel upgrade in the build root's overlay.

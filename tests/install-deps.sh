@@ -33,6 +33,7 @@ pkgs=(
 	ansible-core ansible-lint openssh-client	# ansible/: linted, run against two VMs
 	pycodestyle pyflakes3			# the collection's Python (its plugins), offline
 	dropbear-bin					# the VMs' ssh server (tests/multihost)
+	e2fsprogs					# the bare guest's disk (tests/multihost/install.sh)
 )
 
 if [ "${1:-}" = --list ]; then

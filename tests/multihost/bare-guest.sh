@@ -33,10 +33,16 @@ chroot $r /usr/sbin/sshd -E /var/log/blkgen-sshd.log ||
 echo "blkgen-bare: $(hostname) ready"
 
 SECONDS=0
-while [ ! -e $r/tmp/blkgen-poweroff ] && [ $SECONDS -lt 2400 ]; do
+rc=0
+while [ ! -e $r/tmp/blkgen-poweroff ]; do
+	[ $SECONDS -lt 2400 ] || { echo "blkgen-bare: no word from the host in 2400 s"; rc=1; break; }
 	sleep 1
 done
 echo "blkgen-bare: $(hostname) powering off after ${SECONDS} s"
 # What the playbook left loaded, unloaded as at a shutdown.
-[ -d /sys/module/blkgen ] && { rmmod blkgen || echo "blkgen-bare: rmmod blkgen failed"; }
+if [ -d /sys/module/blkgen ] && ! rmmod blkgen; then
+	echo "blkgen-bare: rmmod blkgen failed"
+	rc=1
+fi
 sync
+exit $rc

@@ -8,18 +8,21 @@
 #
 #   ansible-playbook -i inventory.ini blkgen.multihost.install
 #
-# The guest: the newest Debian kernel (KERNEL=PAT another) booted under
+# The guest: the newest Debian kernel (KERNEL=PAT another whose headers
+# the trixie build root holds: newest-kernel.sh's) booted under
 # QEMU (TCG, two vCPUs), its root a Debian trixie system on a virtio disk
 # with no blkgen on it: the trixie build root (tests/vm/newest-kernel.sh's:
-# its compiler and the kernel's headers, as on a host that builds
-# modules), with python3 and openssh-server added by apt and the kernel's
-# modules, prepared once into the cache. The playbook installs the rest
+# its compiler, as on a host that builds programs) without DKMS and the
+# kernel's headers, with python3 and openssh-server added by apt and the
+# kernel's modules, prepared once into the cache. The playbook installs the rest
 # of the build dependencies by apt from Debian's archive (through QEMU's
 # user-mode network), unpacks the collection's sources, builds and
 # installs the module with DKMS and blkgenctl, and loads the module; the
 # test checks each of those on the guest, that blkgenctl drives the
 # module (a short read run on null_blk), and that the playbook run a
-# second time changes nothing (changed=0).
+# second time changes nothing (changed=0). Then an upgrade the host was
+# not reloaded for (another blkgen loaded): refused while a job exists,
+# the installed module loaded once it is gone.
 #
 # Files in build/multihost-install/. --results FILE appends "PASS|FAIL
 # name" lines.
@@ -57,21 +60,29 @@ kernel=$("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"} | tail -n 1)
 [ -e "$blkgen_buildroot/usr/src/linux-headers-$kernel/Makefile" ] ||
 	{ echo "$name: $kernel has no headers in the trixie build root (tests/vm/newest-kernel.sh)" >&2; exit 1; }
 
-# The guest's root, once per kernel: a copy of the build root, with
-# trixie-backports among its sources (where the kernel and its headers
-# come from: the build root's were installed without their dependencies,
-# which apt adds), python3 and openssh-server installed in it by apt (no
-# daemon started: a policy-rc.d refuses them), the kernel's modules
-# copied in. What the
-# playbook does is done on a copy of it (an ext4 image made each run).
-base=$blkgen_cache/bare-guest/$kernel
+# The guest's root, once per kernel (and per recipe: its version in the
+# path; other kernels' and recipes' roots removed): a copy of the build
+# root, with trixie-backports among its sources (where the kernel comes
+# from: the build root's headers were installed without their
+# dependencies, which apt adds first), DKMS and the kernel's headers
+# purged (the playbook installs them), python3 and openssh-server
+# installed by apt (no daemon started: a policy-rc.d refuses them), the
+# kernel's modules copied in. Made aside and moved into place, under a
+# lock. What the playbook does is done on a copy of it (an ext4 image
+# made each run).
+recipe=1
+base=$blkgen_cache/bare-guest/$kernel-r$recipe
+mkdir -p "$blkgen_cache/bare-guest"
+exec 8> "$blkgen_cache/bare-guest/.lock"
+flock 8
 if [ ! -e "$base/complete" ]; then
 	say "preparing the guest's Debian root in $base (apt-get from Debian's archive)"
-	rm -rf "$base"
-	mkdir -p "$base"
-	cp -a "$blkgen_buildroot" "$base/root" || die "copying $blkgen_buildroot failed"
-	printf '#!/bin/sh\nexit 101\n' > "$base/root/usr/sbin/policy-rc.d"
-	chmod 755 "$base/root/usr/sbin/policy-rc.d"
+	find "$blkgen_cache/bare-guest" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	tmpb=$base.tmp
+	mkdir -p "$tmpb"
+	cp -a "$blkgen_buildroot" "$tmpb/root" || die "copying $blkgen_buildroot failed"
+	printf '#!/bin/sh\nexit 101\n' > "$tmpb/root/usr/sbin/policy-rc.d"
+	chmod 755 "$tmpb/root/usr/sbin/policy-rc.d"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m sh -c '
 		mount --make-rprivate / 2> /dev/null
@@ -79,16 +90,24 @@ if [ ! -e "$base/complete" ]; then
 		mount --bind /dev "$1/dev" || exit 2
 		cp /etc/resolv.conf "$1/etc/resolv.conf"
 		echo "deb http://deb.debian.org/debian trixie-backports main" > "$1/etc/apt/sources.list.d/backports.list"
-		chroot "$1" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q -y -f install && DEBIAN_FRONTEND=noninteractive apt-get -q -y --no-install-recommends install python3 openssh-server"
-	' sh "$base/root" > "$base/apt.log" 2>&1 ||
-		die "installing python3 and openssh-server in the guest's root failed ($base/apt.log)"
-	rm -f "$base/root/usr/sbin/policy-rc.d"
+		chroot "$1" sh -ec "
+			export DEBIAN_FRONTEND=noninteractive
+			apt-get -q update
+			apt-get -q -y --no-remove -f install
+			apt-get -q -y purge dkms \"linux-headers-*\" \"linux-kbuild-*\"
+			apt-get -q -y --no-install-recommends --no-remove install python3 openssh-server
+			apt-get clean"
+	' sh "$tmpb/root" > "$tmpb/apt.log" 2>&1 ||
+		die "preparing the guest's root with apt failed ($tmpb/apt.log)"
+	rm -f "$tmpb/root/usr/sbin/policy-rc.d"
 	modroot=$(kernel_modroot "$kernel")
-	mkdir -p "$base/root/usr/lib/modules/$kernel"
-	cp -a "$modroot/lib/modules/$kernel/." "$base/root/usr/lib/modules/$kernel/" ||
+	mkdir -p "$tmpb/root/usr/lib/modules/$kernel"
+	cp -a "$modroot/lib/modules/$kernel/." "$tmpb/root/usr/lib/modules/$kernel/" ||
 		die "copying $kernel's modules failed"
-	touch "$base/complete"
+	touch "$tmpb/complete"
+	mv "$tmpb" "$base"
 fi
+flock -u 8
 
 ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost-install || exit 1
 rm -rf "$out/root"
@@ -98,15 +117,29 @@ chmod 700 "$out/root/root/.ssh"
 rm -f "$out/root/etc/ssh/ssh_host_"*
 chroot "$out/root" ssh-keygen -A > /dev/null || die "making the guest's ssh host keys failed"
 mke2fs -q -F -t ext4 -d "$out/root" "$out/root.img" 6G > "$out/mke2fs.log" 2>&1 ||
-	die "mke2fs failed (${out#"$top"/}/mke2fs.log)"
+	{ rm -rf "$out/root"; die "mke2fs failed (${out#"$top"/}/mke2fs.log)"; }
 rm -rf "$out/root"
 
 port=$((20000 + $$ % 20000 + 7))
 gssh() {
 	ssh -p "$port" -i "$out/key" -o BatchMode=yes -o StrictHostKeyChecking=no \
 		-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=5 \
-		root@127.0.0.1 "$@"
+		-o ServerAliveInterval=5 -o ServerAliveCountMax=3 root@127.0.0.1 "$@"
 }
+
+# Another blkgen for the upgrade's check (below): the tree's sources,
+# one file with a MODULE_INFO line more (a comment would not change its
+# srcversion: modpost's checksum leaves comments out), built against the
+# kernel's headers.
+mkdir -p "$out/variant/module" "$out/variant/uapi/linux"
+cp "$top/Kbuild" "$out/variant/"
+cp "$top"/module/Kbuild "$top"/module/*.[ch] "$out/variant/module/"
+rm -f "$out"/variant/module/*.mod.c
+cp "$top"/uapi/linux/*.h "$out/variant/uapi/linux/"
+echo 'MODULE_INFO(blkgen_variant, "tests/multihost/install.sh");' >> "$out/variant/module/main.c"
+kernel_make "$(kernel_kdir "$kernel")" -s M="$out/variant" modules > "$out/variant.log" 2>&1 &
+variant_pid=$!
+guest=
 
 say "booting a guest of $kernel, its root a bare Debian system (log: ${out#"$top"/}/guest.log)"
 setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 2 --no-zns --tag bare \
@@ -115,8 +148,9 @@ setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 2 --no-zns --tag bare \
 	--run "bash /blkgen/tests/multihost/bare-guest.sh" > "$out/guest.log" 2>&1 &
 guest=$!
 # poweroff: the guest powers off (run.sh fails one whose kernel log is
-# not clean); one that does not within 60 s is killed, QEMU and all.
-# Also on the way out of any failure.
+# not clean); one that does not within 60 s is killed, QEMU and all (its
+# session: timeout(1) puts QEMU in a process group of its own). Also on
+# the way out of any failure, with the other blkgen's build.
 poweroff() {
 	local rc=0
 	[ -n "$guest" ] || return 0
@@ -126,14 +160,20 @@ poweroff() {
 		sleep 1
 	done
 	if kill -0 "$guest" 2> /dev/null; then
-		kill -- "-$guest" 2> /dev/null
+		pkill -TERM -s "$guest"
+		sleep 2
+		pkill -KILL -s "$guest"
 		rc=1
 	fi
 	wait "$guest" || rc=1
 	guest=
 	return $rc
 }
-cleanup() { poweroff; }
+cleanup() {
+	poweroff
+	[ -z "$variant_pid" ] || { pkill -P "$variant_pid"; kill "$variant_pid"; } 2> /dev/null
+	return 0
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -144,9 +184,10 @@ until gssh true 2> /dev/null; do
 	sleep 2
 done
 say "ssh up after $((SECONDS - start)) s"
-gssh 'test ! -e /sys/module/blkgen && ! command -v blkgenctl && ! dkms status blkgen | grep -q .' > /dev/null &&
-	pass "the guest is bare: no blkgen module loaded or installed, no blkgenctl" ||
-	fail "the guest is not bare: $(gssh 'ls -d /sys/module/blkgen; command -v blkgenctl; dkms status' 2>&1 | tr '\n' ' ')"
+gssh 'test ! -e /sys/module/blkgen && ! command -v blkgenctl && ! command -v dkms &&
+	! test -e /lib/modules/$(uname -r)/build && ! modinfo blkgen' > /dev/null 2>&1 &&
+	pass "the guest is bare: no blkgen loaded or installed, no blkgenctl, no DKMS, no kernel headers" ||
+	fail "the guest is not bare: $(gssh 'ls -d /sys/module/blkgen /lib/modules/$(uname -r)/build; command -v blkgenctl dkms' 2>&1 | tr '\n' ' ')"
 
 # The collection as a lab installs it (make collection carries the
 # sources), run by name from a directory outside the tree.
@@ -214,7 +255,39 @@ else
 	fail "the playbook run again: $(recap second) (${out#"$top"/}/ansible-second.log)"
 fi
 
+# An upgrade found loaded: another blkgen (these sources and a line
+# more: another srcversion, built here in the background) loaded in place of
+# the installed one, as after an upgrade the host was not reloaded for.
+# With a job present the play refuses, naming it, and leaves the module
+# loaded; once the job is gone it loads the installed one.
+wait "$variant_pid"
+vrc=$?
+variant_pid=
+[ $vrc = 0 ] && [ -s "$out/variant/module/blkgen.ko" ] ||
+	die "building another blkgen for $kernel failed (${out#"$top"/}/variant.log)"
+gssh 'cat > /tmp/blkgen-variant.ko' < "$out/variant/module/blkgen.ko" &&
+	gssh 'rmmod blkgen && insmod /tmp/blkgen-variant.ko && mkdir /sys/kernel/config/blkgen/held' ||
+	die "loading the other blkgen with a job in the guest failed"
+vsrc=$(gssh 'cat /sys/module/blkgen/srcversion') isrc=$(gssh 'modinfo -F srcversion blkgen')
+[ -n "$vsrc" ] && [ "$vsrc" != "$isrc" ] || die "the other blkgen's srcversion ($vsrc) is the installed one's ($isrc)"
+if ! play held && grep -q 'blkgen-bare: blkgen was upgraded but not reloaded: jobs exist (held)' "$out/ansible-held.log" &&
+   [ "$(gssh 'cat /sys/module/blkgen/srcversion')" = "$vsrc" ] && gssh 'test -d /sys/kernel/config/blkgen/held'; then
+	pass "another blkgen loaded with a job (held): the play refused, naming it, the module and job left as they were"
+else
+	fail "another blkgen loaded with a job: the play did not refuse it as it should (${out#"$top"/}/ansible-held.log)"
+fi
+gssh 'rmdir /sys/kernel/config/blkgen/held' || fail "removing the job held failed"
+if play reload && [ "$(gssh 'cat /sys/module/blkgen/srcversion')" = "$isrc" ] &&
+   recap reload | grep -q ' changed=1 .* failed=0 '; then
+	pass "the job gone, the play loaded the installed blkgen in place of the other: $(recap reload)"
+else
+	fail "the job gone, the play did not load the installed blkgen: $(recap reload) (${out#"$top"/}/ansible-reload.log)"
+fi
+
 poweroff && pass "the guest powered off with a clean kernel log (blkgen unloaded first)" ||
 	fail "the guest: $(grep -E 'FAIL|blkgen-bare: rmmod' "$out/guest.log" | head -n 3 | tr '\n' ' ') (${out#"$top"/}/guest.log)"
+# The disk (6 GB sparse, a gigabyte and more written) kept only when
+# something failed.
+[ $fails != 0 ] || rm -f "$out/root.img"
 say "$fails failed, in $SECONDS s"
 [ $fails = 0 ]

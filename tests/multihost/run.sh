@@ -107,8 +107,9 @@ ntpd_pid=$!
 pids=() pgids=()
 guests_rc=0
 # cleanup: the guests power off (run.sh fails one whose kernel log is not
-# clean; one that does not within 60 s is killed, QEMU and all), the NTP
-# server ends. Also on the way out of any failure.
+# clean; one that does not within 60 s is killed, QEMU and all: its
+# session, as timeout(1) puts QEMU in a process group of its own), the
+# NTP server ends. Also on the way out of any failure.
 cleanup() {
 	local p i
 	for p in $ports; do
@@ -120,7 +121,9 @@ cleanup() {
 			sleep 1
 		done
 		if kill -0 "${pids[$i]}" 2> /dev/null; then
-			kill -- "-${pgids[$i]}" 2> /dev/null
+			pkill -TERM -s "${pgids[$i]}"
+			sleep 2
+			pkill -KILL -s "${pgids[$i]}"
 			guests_rc=1
 		fi
 		wait "${pids[$i]}" || guests_rc=1

@@ -75,6 +75,8 @@
 #   --exe SRC[:DEST] copy a host executable and its libraries into the
 #                    guest (repeatable; a python3.X brings its standard
 #                    library)
+#   --disk IMG       a raw image as a virtio disk (/dev/vda; the
+#                    modules virtio_blk and its filesystem's by --module)
 #   --net PORT       a virtio NIC on QEMU's user-mode network, the guest
 #                    at 10.0.2.15 (the host 10.0.2.2), its port 22 on the
 #                    host's 127.0.0.1:PORT
@@ -106,6 +108,7 @@ mem=2048
 append=
 export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD='' VM_EXES='' VM_NET=0 VM_HOSTNAME=blkgen-vm
 net_port=
+disk=
 export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
@@ -153,6 +156,7 @@ while [ $# -gt 0 ]; do
 	--hostname) VM_HOSTNAME=$2; shift ;;
 	--append) append="$append $2"; shift ;;
 	--run) mode='cmd'; VM_CMD=$2; shift ;;
+	--disk) disk=$2; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown option $1" >&2; usage ;;
 	esac
@@ -456,6 +460,9 @@ for i in "${!names[@]}"; do
 		[ "$VM_ZNS" = 0 ] ||
 			qemu+=(-drive "file=$out/zns.img,if=none,id=zns,format=raw"
 			       -device "nvme-ns,drive=zns,bus=nvme0,nsid=2,zoned=on,zoned.zone_size=4M,zoned.zone_capacity=3M,zoned.max_open=4,zoned.max_active=4")
+	fi
+	if [ -n "$disk" ]; then
+		qemu+=(-drive "file=$disk,if=virtio,format=raw")
 	fi
 	if [ -n "$net_port" ]; then
 		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
