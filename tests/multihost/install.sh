@@ -30,6 +30,8 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/vm/kernel-lib.sh"
+# shellcheck source=tests/multihost/lib.sh
+. "$top/tests/multihost/lib.sh"
 results=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -147,25 +149,14 @@ setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 2 --no-zns --tag bare \
 	--module virtio_blk --module ext4 --disk "$out/root.img" \
 	--run "bash /blkgen/tests/multihost/bare-guest.sh" > "$out/guest.log" 2>&1 &
 guest=$!
-# poweroff: the guest powers off (run.sh fails one whose kernel log is
-# not clean); one that does not within 60 s is killed, QEMU and all (its
-# session: timeout(1) puts QEMU in a process group of its own). Also on
-# the way out of any failure, with the other blkgen's build.
+# poweroff: the guest powers off (guest_end: run.sh fails one whose
+# kernel log is not clean; one that does not is killed). Also on the way
+# out of any failure, with the other blkgen's build.
 poweroff() {
 	local rc=0
 	[ -n "$guest" ] || return 0
 	gssh 'touch /tmp/blkgen-poweroff' 2> /dev/null
-	for _ in $(seq 60); do
-		kill -0 "$guest" 2> /dev/null || break
-		sleep 1
-	done
-	if kill -0 "$guest" 2> /dev/null; then
-		pkill -TERM -s "$guest"
-		sleep 2
-		pkill -KILL -s "$guest"
-		rc=1
-	fi
-	wait "$guest" || rc=1
+	guest_end "$guest" || rc=1
 	guest=
 	return $rc
 }

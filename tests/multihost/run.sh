@@ -37,6 +37,8 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/multihost/lib.sh
+. "$top/tests/multihost/lib.sh"
 demo=0
 results=
 while [ $# -gt 0 ]; do
@@ -104,7 +106,7 @@ CONF
 "$chrony/root/usr/sbin/chronyd" -x -u root -d -f "$out/chrony-host.conf" > "$out/chronyd-host.log" 2>&1 &
 ntpd_pid=$!
 
-pids=() pgids=()
+pids=()
 guests_rc=0
 # cleanup: the guests power off (run.sh fails one whose kernel log is not
 # clean; one that does not within 60 s is killed, QEMU and all: its
@@ -116,19 +118,9 @@ cleanup() {
 		gssh "$p" 'touch /tmp/blkgen-poweroff' 2> /dev/null
 	done
 	for i in "${!pids[@]}"; do
-		for _ in $(seq 60); do
-			kill -0 "${pids[$i]}" 2> /dev/null || break
-			sleep 1
-		done
-		if kill -0 "${pids[$i]}" 2> /dev/null; then
-			pkill -TERM -s "${pgids[$i]}"
-			sleep 2
-			pkill -KILL -s "${pgids[$i]}"
-			guests_rc=1
-		fi
-		wait "${pids[$i]}" || guests_rc=1
+		guest_end "${pids[$i]}" || guests_rc=1
 	done
-	pids=() pgids=()
+	pids=()
 	kill "$ntpd_pid" 2> /dev/null
 	wait "$ntpd_pid" 2> /dev/null
 	return 0
@@ -218,7 +210,6 @@ guest() {
 		--file "$out/guest.conf:/etc/blkgen-multihost.conf" \
 		--run "bash /blkgen/tests/multihost/guest.sh" > "$out/guest-$1.log" 2>&1 &
 	pids+=($!)
-	pgids+=($!)
 }
 say "booting three guests of $kernel (logs: ${out#"$top"/}/guest-{a,b,c}.log)"
 start=$(date +%s)
