@@ -335,6 +335,13 @@ play() {
 	say "play $what: exit $rc in $((SECONDS - t)) s"
 	return $rc
 }
+# said LOG [PATTERN]: what the play's hosts were told (its failures'
+# and shown readings' messages), those matching PATTERN left out, on
+# one line (a failure's reason in make check's summary).
+said() {
+	grep -oE '"msg": "[^"]{0,160}' "$1" | sed 's/^"msg": "//' | grep -vE -- "${2:-^$}" |
+		head -n 3 | tr '\n' '|'
+}
 # nojobs: no job on any guest (nothing armed, nothing left).
 nojobs() {
 	local p j=
@@ -366,13 +373,13 @@ if [ $rc4 != 0 ] && [ ! -e "$out/spread" ] &&
    grep -q "the hosts' clocks agree to [0-9.]* ms (each one's offset, give or take its root dispersion and half its root delay; references 10.0.2.2), limit 0.000001 ms: the hosts would not start together" "$out/ansible-spread.log"; then
 	pass "clocks further apart than blkgen_max_clock_spread_ms (by chrony's bounds): refused, nothing run"
 else
-	fail "a clock spread limit of 1 ns: exit $rc4 (${out#"$top"/}/ansible-spread.log)"
+	fail "a clock spread limit of 1 ns: exit $rc4 (${out#"$top"/}/ansible-spread.log: $(said "$out/ansible-spread.log" 'clocks agree to|clock synchronised'))"
 fi
 n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would not start together' "$out/ansible-refused.log")
 if [ $rc1 != 0 ] && [ "$n" = 3 ] && [ ! -e "$out/refused" ] && nojobs; then
 	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on every host, nothing run"
 else
-	fail "a clock limit of 1 ns: exit $rc1, $n hosts refused (${out#"$top"/}/ansible-refused.log)"
+	fail "a clock limit of 1 ns: exit $rc1, $n hosts refused (${out#"$top"/}/ansible-refused.log: $(said "$out/ansible-refused.log" 'clock Normal, offset')"
 fi
 if [ $rc2 != 0 ] && grep -q 'blkgen-b: /dev/nvme9n9 is not there' "$out/ansible-nodev.log" &&
    [ ! -e "$out/nodev" ] && nojobs; then
@@ -388,7 +395,7 @@ if [ $rc3 = 0 ] && [ "$n" = 3 ] && [ ! -e "$out/check" ] && nojobs &&
    grep -q -- "--device /dev/nullb0 --set cpus=0 --coordinator CONTROLLER:$coord_port" "$out/ansible-check.log"; then
 	pass "check mode: every host's command line said (its device, CPUs, the limit from the planned length), nothing run"
 else
-	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log)"
+	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log: $(said "$out/ansible-check.log" 'blkgenctl run|clock synchronised')"
 fi
 
 # The hosts started first (Python in each TCG guest: 6 to 20 s), each

@@ -122,6 +122,9 @@ reads "whole readings" 0 "the hosts' clocks agree to 1.030 ms" "$la" "$lb"
 reads "a short reading, then a whole one" 0 "the hosts' clocks agree to 1.030 ms" \
 	"A29FC87B,10.0.2.2,3|$la" "$lb"
 reads "short readings only" 2 "h2: clock unknown" "$la" "A29FC87B,10.0.2.2,3"
+grep -qF "h2: chronyc -c -n tracking said 'A29FC87B,10.0.2.2,3' (exit 0; read four times)" "$tmp/out" &&
+	[ "$(cat "$tmp/lines-h2.n" 2> /dev/null)" = 4 ] && ok "reading: a short one taken four times, then shown" ||
+	notok "reading: a short one not taken four times and shown ($(cat "$tmp/lines-h2.n" 2> /dev/null) calls): $(grep 'said' "$tmp/out")"
 reads "chronyd not answering" 2 "h1: no chrony tracking (506 Cannot talk to daemon)" \
 	"fail:506 Cannot talk to daemon" "$lb"
 [ "$(cat "$tmp/lines-h1.n" 2> /dev/null)" = 1 ] && ok "reading: a chronyc that fails is not asked again" ||
