@@ -379,7 +379,7 @@ n=$(grep -c 'clock Normal, offset [0-9.]* ms, limit 0.000001 ms: the hosts would
 if [ $rc1 != 0 ] && [ "$n" = 3 ] && [ ! -e "$out/refused" ] && nojobs; then
 	pass "clocks off by more than blkgen_max_clock_offset_ms: refused on every host, nothing run"
 else
-	fail "a clock limit of 1 ns: exit $rc1, $n hosts refused (${out#"$top"/}/ansible-refused.log: $(said "$out/ansible-refused.log" 'clock Normal, offset')"
+	fail "a clock limit of 1 ns: exit $rc1, $n hosts refused (${out#"$top"/}/ansible-refused.log: $(said "$out/ansible-refused.log" 'clock Normal, offset'))"
 fi
 if [ $rc2 != 0 ] && grep -q 'blkgen-b: /dev/nvme9n9 is not there' "$out/ansible-nodev.log" &&
    [ ! -e "$out/nodev" ] && nojobs; then
@@ -395,7 +395,7 @@ if [ $rc3 = 0 ] && [ "$n" = 3 ] && [ ! -e "$out/check" ] && nojobs &&
    grep -q -- "--device /dev/nullb0 --set cpus=0 --coordinator CONTROLLER:$coord_port" "$out/ansible-check.log"; then
 	pass "check mode: every host's command line said (its device, CPUs, the limit from the planned length), nothing run"
 else
-	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log: $(said "$out/ansible-check.log" 'blkgenctl run|clock synchronised')"
+	fail "check mode: exit $rc3, $n command lines (${out#"$top"/}/ansible-check.log: $(said "$out/ansible-check.log" 'blkgenctl run|clock synchronised'))"
 fi
 
 # The hosts started first (Python in each TCG guest: 6 to 20 s), each
