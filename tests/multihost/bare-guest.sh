@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bare-guest.sh — the guest of tests/multihost/install.sh (tests/vm/run.sh
-# --run): a Debian root without blkgen on the virtio disk (/dev/vda),
+# --run), and of run.sh: a Debian root on the virtio disk (/dev/vda),
 # mounted, its /proc, /sys (configfs with it), /dev, /run and /tmp its
 # own, and its OpenSSH server started inside it (chroot), so that what
 # Ansible reaches is that Debian system and its kernel this guest's. Then
@@ -28,6 +28,22 @@ mkdir -p $r/run/sshd
 # QEMU's user-mode network: its DNS server.
 echo 'nameserver 10.0.2.3' > $r/etc/resolv.conf
 hostname > $r/etc/hostname
+# tests/multihost/run.sh's guests (the root the install playbook
+# prepared, shared, the guest's writes dropped): the host's ssh key, and
+# chronyd keeping the clock by the host's NTP server, both given to the
+# guest by the host (--file).
+if [ -e /etc/blkgen-authorized_keys ]; then
+	mkdir -p $r/root/.ssh && chmod 700 $r/root/.ssh &&
+		cp /etc/blkgen-authorized_keys $r/root/.ssh/authorized_keys &&
+		chmod 600 $r/root/.ssh/authorized_keys ||
+		{ echo "blkgen-bare: installing the host's ssh key failed"; exit 1; }
+fi
+if [ -e /etc/blkgen-chrony.conf ]; then
+	mkdir -p $r/run/chrony && chmod 750 $r/run/chrony &&
+		cp /etc/blkgen-chrony.conf $r/etc/chrony/blkgen.conf &&
+		chroot $r /usr/sbin/chronyd -u root -f /etc/chrony/blkgen.conf ||
+		{ echo "blkgen-bare: chronyd failed"; exit 1; }
+fi
 chroot $r /usr/sbin/sshd -E /var/log/blkgen-sshd.log ||
 	{ echo "blkgen-bare: sshd failed: $(tail -n 3 $r/var/log/blkgen-sshd.log 2>&1)"; exit 1; }
 echo "blkgen-bare: $(hostname) ready"

@@ -13,8 +13,9 @@
 # QEMU (TCG, two vCPUs), its root a Debian trixie system on a virtio disk
 # with no blkgen on it: the trixie build root (tests/vm/newest-kernel.sh's:
 # its compiler, as on a host that builds programs) without DKMS and the
-# kernel's headers, with python3 and openssh-server added by apt and the
-# kernel's modules, prepared once into the cache. The playbook installs the rest
+# kernel's headers, with python3, openssh-server and chrony added by apt
+# and the kernel's modules, prepared once into the cache (lib.sh's
+# bare_root). The playbook installs the rest
 # of the build dependencies by apt from Debian's archive (through QEMU's
 # user-mode network), unpacks the collection's sources, builds and
 # installs the module with DKMS and blkgenctl, and loads the module; the
@@ -23,6 +24,8 @@
 # second time changes nothing (changed=0). Then an upgrade the host was
 # not reloaded for (another blkgen loaded): refused while a job exists,
 # the installed module loaded once it is gone.
+#
+# The guest's disk, once all passed, is run.sh's guests' (installed.img).
 #
 # Files in build/multihost-install/. --results FILE appends "PASS|FAIL
 # name" lines.
@@ -62,58 +65,11 @@ kernel=$("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"} | tail -n 1)
 [ -e "$blkgen_buildroot/usr/src/linux-headers-$kernel/Makefile" ] ||
 	{ echo "$name: $kernel has no headers in the trixie build root (tests/vm/newest-kernel.sh)" >&2; exit 1; }
 
-# The guest's root, once per kernel (and per recipe: its version in the
-# path; other kernels' and recipes' roots removed): a copy of the build
-# root, with trixie-backports among its sources (where the kernel comes
-# from: the build root's headers were installed without their
-# dependencies, which apt adds first), DKMS and the kernel's headers
-# purged (the playbook installs them), python3 and openssh-server
-# installed by apt (no daemon started: a policy-rc.d refuses them), the
-# kernel's modules copied in. Made aside and moved into place, under a
-# lock. What the playbook does is done on a copy of it (an ext4 image
-# made each run).
-recipe=1
-base=$blkgen_cache/bare-guest/$kernel-r$recipe
-mkdir -p "$blkgen_cache/bare-guest"
-exec 8> "$blkgen_cache/bare-guest/.lock"
-flock 8
-if [ ! -e "$base/complete" ]; then
-	say "preparing the guest's Debian root in $base (apt-get from Debian's archive)"
-	find "$blkgen_cache/bare-guest" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
-	tmpb=$base.tmp
-	mkdir -p "$tmpb"
-	cp -a "$blkgen_buildroot" "$tmpb/root" || die "copying $blkgen_buildroot failed"
-	printf '#!/bin/sh\nexit 101\n' > "$tmpb/root/usr/sbin/policy-rc.d"
-	chmod 755 "$tmpb/root/usr/sbin/policy-rc.d"
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m sh -c '
-		mount --make-rprivate / 2> /dev/null
-		mount -t proc proc "$1/proc" || exit 2
-		mount --bind /dev "$1/dev" || exit 2
-		cp /etc/resolv.conf "$1/etc/resolv.conf"
-		echo "deb http://deb.debian.org/debian trixie-backports main" > "$1/etc/apt/sources.list.d/backports.list"
-		chroot "$1" sh -ec "
-			export DEBIAN_FRONTEND=noninteractive
-			apt-get -q update
-			apt-get -q -y --no-remove -f install
-			apt-get -q -y purge dkms \"linux-headers-*\" \"linux-kbuild-*\"
-			apt-get -q -y --no-install-recommends --no-remove install python3 openssh-server
-			apt-get clean"
-	' sh "$tmpb/root" > "$tmpb/apt.log" 2>&1 ||
-		die "preparing the guest's root with apt failed ($tmpb/apt.log)"
-	rm -f "$tmpb/root/usr/sbin/policy-rc.d"
-	modroot=$(kernel_modroot "$kernel")
-	mkdir -p "$tmpb/root/usr/lib/modules/$kernel"
-	cp -a "$modroot/lib/modules/$kernel/." "$tmpb/root/usr/lib/modules/$kernel/" ||
-		die "copying $kernel's modules failed"
-	touch "$tmpb/complete"
-	mv "$tmpb" "$base"
-fi
-flock -u 8
+base=$(bare_root "$kernel") || die "no bare Debian root for the guest (above)"
 
 ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost-install || exit 1
 rm -rf "$out/root"
-cp -a "$base/root" "$out/root" || die "copying the guest's root failed"
+cp -a "$base" "$out/root" || die "copying the guest's root failed"
 install -D -m 600 "$out/key.pub" "$out/root/root/.ssh/authorized_keys"
 chmod 700 "$out/root/root/.ssh"
 rm -f "$out/root/etc/ssh/ssh_host_"*
@@ -277,8 +233,11 @@ fi
 
 poweroff && pass "the guest powered off with a clean kernel log (blkgen unloaded first)" ||
 	fail "the guest: $(grep -E 'FAIL|blkgen-bare: rmmod' "$out/guest.log" | head -n 3 | tr '\n' ' ') (${out#"$top"/}/guest.log)"
-# The disk (6 GB sparse, a gigabyte and more written) kept only when
-# something failed.
-[ $fails != 0 ] || rm -f "$out/root.img"
+# The disk (6 GB sparse, a gigabyte and more written): when all went
+# well, the host the playbook prepared, for run.sh's three guests
+# (installed.img, its kernel in installed.kernel); else kept as it is.
+if [ $fails = 0 ]; then
+	mv "$out/root.img" "$out/installed.img" && echo "$kernel" > "$out/installed.kernel"
+fi
 say "$fails failed, in $SECONDS s"
 [ $fails = 0 ]

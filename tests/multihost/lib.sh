@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Shared by tests/multihost/run.sh and install.sh.
+# Shared by tests/multihost/run.sh and install.sh (bare_root: after
+# tests/vm/kernel-lib.sh).
 
 # guest_end PID: wait up to 60 s for the guest run by PID (tests/vm/run.sh
 # started with setsid: PID leads its session) to end, else kill its
@@ -22,4 +23,70 @@ guest_end() {
 	fi
 	wait "$pid" || rc=1
 	return $rc
+}
+
+# bare_root KERNEL: the path of a bare Debian root for guests of KERNEL
+# (what install.sh's guest starts from; run.sh's guests are that root
+# once the install playbook prepared it), made once per kernel and per
+# recipe (its version in the path; other kernels' and recipes' roots
+# removed): a copy of the trixie build root (tests/vm/kernel-lib.sh's
+# blkgen_buildroot), with trixie-backports among its sources (where the
+# kernel comes from: the build root's headers were installed without
+# their dependencies, which apt adds first), DKMS and the kernel's
+# headers purged (the playbook installs them), python3, openssh-server
+# and chrony installed by apt (no daemon started: a policy-rc.d refuses
+# them), the kernel's modules copied in. Made aside and moved into place
+# under a lock; callers copy it. Its messages on stderr; 1 when it could
+# not be made.
+# shellcheck disable=SC2154 # blkgen_cache, blkgen_buildroot: kernel-lib.sh's
+bare_root() {
+	local kernel=$1 recipe=2 dir=$blkgen_cache/bare-guest base tmpb modroot
+	base=$dir/$kernel-r$recipe
+	mkdir -p "$dir"
+	exec 8> "$dir/.lock"
+	flock 8
+	if [ ! -e "$base/complete" ]; then
+		echo "preparing a bare guest's Debian root in $base (apt-get from Debian's archive)" >&2
+		find "$dir" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+		tmpb=$base.tmp
+		mkdir -p "$tmpb"
+		if ! cp -a "$blkgen_buildroot" "$tmpb/root"; then
+			echo "copying $blkgen_buildroot failed" >&2
+			flock -u 8
+			return 1
+		fi
+		printf '#!/bin/sh\nexit 101\n' > "$tmpb/root/usr/sbin/policy-rc.d"
+		chmod 755 "$tmpb/root/usr/sbin/policy-rc.d"
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		if ! unshare -m sh -c '
+			mount --make-rprivate / 2> /dev/null
+			mount -t proc proc "$1/proc" || exit 2
+			mount --bind /dev "$1/dev" || exit 2
+			cp /etc/resolv.conf "$1/etc/resolv.conf"
+			echo "deb http://deb.debian.org/debian trixie-backports main" > "$1/etc/apt/sources.list.d/backports.list"
+			chroot "$1" sh -ec "
+				export DEBIAN_FRONTEND=noninteractive
+				apt-get -q update
+				apt-get -q -y --no-remove -f install
+				apt-get -q -y purge dkms \"linux-headers-*\" \"linux-kbuild-*\"
+				apt-get -q -y --no-install-recommends --no-remove install python3 openssh-server chrony
+				apt-get clean"
+		' sh "$tmpb/root" > "$tmpb/apt.log" 2>&1; then
+			echo "preparing the guest's root with apt failed ($tmpb/apt.log)" >&2
+			flock -u 8
+			return 1
+		fi
+		rm -f "$tmpb/root/usr/sbin/policy-rc.d"
+		modroot=$(kernel_modroot "$kernel")
+		mkdir -p "$tmpb/root/usr/lib/modules/$kernel"
+		if ! cp -a "$modroot/lib/modules/$kernel/." "$tmpb/root/usr/lib/modules/$kernel/"; then
+			echo "copying $kernel's modules failed" >&2
+			flock -u 8
+			return 1
+		fi
+		touch "$tmpb/complete"
+		mv "$tmpb" "$base"
+	fi
+	flock -u 8
+	echo "$base/root"
 }

@@ -1,18 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/multihost/run.sh [--demo] [--results FILE]
+# tests/multihost/run.sh [--demo] [--no-install] [--results FILE]
 #
-# Three guests of the newest Debian kernel (KERNEL=PAT another), each on
-# QEMU's user-mode network with an ssh server (dropbear), Python (for
-# Ansible's modules) and chronyd keeping its clock by an NTP server this
-# script runs on the host (chronyd -x from Debian's chrony package,
-# unpacked, not installed: the host's clock is left alone). Then the
-# collection as a lab uses it: built (make collection), installed with
-# ansible-galaxy into a directory of its own, and run by name from a
-# playbook directory outside the tree, each host's device (and one's
+# Three guests of the newest Debian kernel (KERNEL=PAT another), each a
+# copy of one bare Debian host the collection's install playbook
+# prepared (install.sh's guest's disk, installed.img: its OpenSSH
+# server, Python, chrony, and blkgen built by DKMS; made first by
+# install.sh when it is not there for this kernel, unless --no-install),
+# each guest's writes its own and dropped, on QEMU's user-mode network,
+# chronyd keeping its clock by an NTP server this script runs on the
+# host (chronyd -x from Debian's chrony package, unpacked, not
+# installed: the host's clock is left alone). Then the collection as a
+# lab uses it: built (make collection), installed with ansible-galaxy
+# into a directory of its own, and run by name from a playbook directory
+# outside the tree: the install playbook on the three (which loads the
+# module it built), then the run playbook, each host's device (and one's
 # CPUs, two's profile copied from the controller) in its host_vars:
 #
+#   ansible-playbook -i inventory.ini blkgen.multihost.install
 #   ansible-playbook -i inventory.ini blkgen.multihost.run
 #
 # first refused (a clock limit no host meets; one host's device
@@ -39,13 +45,16 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/multihost/lib.sh
 . "$top/tests/multihost/lib.sh"
+. "$top/tests/vm/kernel-lib.sh"
 demo=0
+install=1
 results=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--demo) demo=1 ;;
+	--no-install) install=0 ;;
 	--results) results=$2; shift ;;
-	*) echo "usage: $0 [--demo] [--results FILE]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--demo] [--no-install] [--results FILE]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -60,15 +69,25 @@ pass() { say "ok: $*"; [ -n "$results" ] && echo "PASS $name: $*" >> "$results";
 fail() { say "FAIL: $*"; [ -n "$results" ] && echo "FAIL $name: $*" >> "$results"; fails=$((fails + 1)); return 0; }
 die() { fail "$*"; exit 1; }
 
-for tool in ansible-playbook ssh ssh-keygen jq dropbear "$py"; do
+for tool in ansible-playbook ansible-galaxy ssh ssh-keygen jq "$py"; do
 	command -v "$tool" > /dev/null || { echo "$name: $tool not found (tests/install-deps.sh)" >&2; exit 1; }
 done
-pyexe=$(readlink -f "$py")
 
 rm -rf "$out"
 mkdir -p "$out"
 kernel=$("$top/tests/vm/kernels.sh" ${KERNEL:+"$KERNEL"} | tail -n 1)
 [ -n "$kernel" ] || { echo "$name: no Debian kernel (tests/install-deps.sh)" >&2; exit 1; }
+
+# The host the install playbook prepared for this kernel (install.sh's).
+inst=$top/build/multihost-install
+img=$inst/installed.img
+if [ ! -s "$img" ] || [ "$(cat "$inst/installed.kernel" 2> /dev/null)" != "$kernel" ]; then
+	[ $install = 1 ] || die "no host prepared by tests/multihost/install.sh for $kernel (${img#"$top"/})"
+	say "preparing a host with the install playbook first: tests/multihost/install.sh (log: build/multihost-install.log)"
+	KERNEL=$kernel "$top/tests/multihost/install.sh" ${results:+--results "$results"} \
+		> "$top/build/multihost-install.log" 2>&1 ||
+		die "tests/multihost/install.sh failed (build/multihost-install.log)"
+fi
 
 # chrony from Debian's archive, unpacked into the cache (installing it
 # would start a daemon that sets this machine's clock).
@@ -90,7 +109,13 @@ tags="a b c"
 ports="$port_a $port_b $port_c"
 
 ssh-keygen -q -t ed25519 -N '' -f "$out/key" -C blkgen-multihost || exit 1
-printf 'NTP_PORT=%s\n' "$ntp_port" > "$out/guest.conf"
+# Each guest's chronyd: the host's NTP server polled four times a
+# second, the clock stepped whenever it is 10 ms off.
+cat > "$out/chrony-guest.conf" <<CONF
+server 10.0.2.2 port $ntp_port iburst minpoll -2 maxpoll -2
+makestep 0.01 -1
+cmdport 0
+CONF
 
 # The host's NTP server: its own clock, served on 127.0.0.1 (the guests
 # reach it as 10.0.2.2), never adjusted (-x).
@@ -202,13 +227,11 @@ gssh() {
 # guest TAG PORT: boot one guest in the background.
 guest() {
 	setsid "$top/tests/vm/run.sh" --kernel "$kernel" --cpus 1 --no-zns --tag "$name-$1" \
-		--hostname "blkgen-$1" --net "$2" --timeout 1800 \
-		--exe /usr/sbin/dropbear --exe "$pyexe" \
-		--exe "$chrony/root/usr/sbin/chronyd:/usr/sbin/chronyd" \
-		--exe "$chrony/root/usr/bin/chronyc:/usr/bin/chronyc" \
-		--file "$out/key.pub:/root/.ssh/authorized_keys" \
-		--file "$out/guest.conf:/etc/blkgen-multihost.conf" \
-		--run "bash /blkgen/tests/multihost/guest.sh" > "$out/guest-$1.log" 2>&1 &
+		--hostname "blkgen-$1" --net "$2" --timeout 2700 \
+		--module virtio_blk --module ext4 --disk-snapshot "$img" \
+		--file "$out/key.pub:/etc/blkgen-authorized_keys" \
+		--file "$out/chrony-guest.conf:/etc/blkgen-chrony.conf" \
+		--run "bash /blkgen/tests/multihost/bare-guest.sh" > "$out/guest-$1.log" 2>&1 &
 	pids+=($!)
 }
 say "booting three guests of $kernel (logs: ${out#"$top"/}/guest-{a,b,c}.log)"
@@ -241,49 +264,13 @@ for p in $ports; do
 done
 say "clocks synchronised after $(($(date +%s) - start)) s"
 
-# The witness in each guest: ftrace's block_bio_queue events, stamped
-# with the tai clock (CLOCK_REALTIME plus the kernel's TAI offset, whole
-# seconds: chronyd may set it, and a step of the clock moves both), and
-# a marker holding CLOCK_REALTIME and CLOCK_TAI read together, by which
-# the offset is known.
-witness_on='t=/sys/kernel/tracing; [ -f $t/trace_clock ] || mount -t tracefs nodev $t;
-	echo 0 > $t/tracing_on; echo tai > $t/trace_clock; echo 0 > $t/options/overwrite;
-	echo 4096 > $t/buffer_size_kb; echo > $t/trace;
-	echo 1 > $t/events/block/block_bio_queue/enable; echo 1 > $t/tracing_on;
-	grep -q "\[tai\]" $t/trace_clock'
-witness_mark='t=/sys/kernel/tracing; echo > $t/trace; python3 -c "import time
-f = open(\"$t/trace_marker\", \"w\")
-r = time.clock_gettime_ns(time.CLOCK_REALTIME)
-m = time.clock_gettime_ns(time.CLOCK_TAI)
-f.write(\"blkgen-clocks %d %d\" % (r, m))
-f.close()"'
-for p in $ports; do
-	gssh "$p" "$witness_on" || die "no ftrace witness (tai clock, block_bio_queue) in the guest on port $p"
-done
-
-# One short armed run on each guest, with the witness on: the emulator
-# translates guest code the first time it runs (and again where the
-# kernel patched it, as enabling a tracepoint does), and the timer-to-bio
-# path of a cold translation cache took 1 to 2 ms of guest time (first
-# bios at +2.1 and +2.2 ms; after the witness was enabled, past a warm-up
-# run before it, 0.3 to 0.4 ms), which a real CPU does not spend. Then
-# the trace starts anew, with the marker.
-for p in "$port_a:nvme0n1" "$port_b:nullb0" "$port_c:nullb0"; do
-	gssh "${p%:*}" blkgenctl run /blkgen/profiles/4k-random-read.prof --device "/dev/${p#*:}" \
-		--set warmup_ms=0 --set duration_ms=300 --start-at +3 -q -o json > /dev/null &
-done
-wait -n && wait -n && wait -n || die "the warm-up runs failed"
-for p in $ports; do
-	gssh "$p" "$witness_mark" || die "no ftrace marker in the guest on port $p"
-done
-
 # The collection as a lab installs it: built (make collection: the
 # sources in its install role), installed by ansible-galaxy into a
 # directory of its own, run by name from a playbook directory outside
 # the tree. Each host's device in its host_vars (blkgen-a the NVMe
 # drive, blkgen-b and blkgen-c null_blk), blkgen-a's and blkgen-c's
-# profile copied from the controller, blkgen-b's the guest's, blkgen-c's
-# CPUs its own.
+# profile copied from the controller, blkgen-b's the guest's (as the
+# install playbook installed it), blkgen-c's CPUs its own.
 make -s -C "$top" collection > "$out/collection.log" 2>&1 ||
 	die "make collection failed (${out#"$top"/}/collection.log)"
 ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/blkgen-multihost-*.tar.gz \
@@ -314,10 +301,10 @@ blkgen_ctl=$top/tools/blkgenctl/blkgenctl
 blkgen_max_clock_spread_ms=$spread_limit_ms
 INV
 printf 'blkgen_device: /dev/nvme0n1\nblkgen_profile_src: 4k-random-read.prof\n' > "$lab/host_vars/blkgen-a.yml"
-printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
+printf 'blkgen_device: /dev/nullb0\nblkgen_profile: /usr/local/share/blkgen/profiles/4k-random-read.prof\n' > "$lab/host_vars/blkgen-b.yml"
 printf 'blkgen_device: /dev/nullb0\nblkgen_profile_src: 4k-random-read.prof\nblkgen_cpus: "0"\n' > "$lab/host_vars/blkgen-c.yml"
-# The guests' dropbear has no sftp and no scp: files go piped over
-# ssh, without a try of each first (seconds per async launch).
+# Files go piped over ssh, without a try of sftp and scp first (seconds
+# per async launch on these guests).
 export ANSIBLE_SSH_TRANSFER_METHOD=piped
 # Each task's time on each host: JUnit files (Ansible's junit callback)
 # in junit/, one a play.
@@ -350,6 +337,54 @@ nojobs() {
 	done
 	[ -z "$j" ]
 }
+
+# The hosts prepared by the install playbook, as a lab prepares its
+# hosts: the module it built on the disk they share loaded on each.
+if (cd "$lab" && ansible-playbook -i inventory.ini blkgen.multihost.install) > "$out/ansible-install.log" 2>&1; then
+	pass "blkgen.multihost.install on the three hosts: $(grep -cE '^blkgen-. +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0 ' "$out/ansible-install.log") of 3 ok"
+else
+	die "blkgen.multihost.install on the three hosts: $(said "$out/ansible-install.log") (${out#"$top"/}/ansible-install.log)"
+fi
+for p in $ports; do
+	gssh "$p" 'test -d /sys/kernel/config/blkgen && cmp -s /sys/module/blkgen/srcversion <(modinfo -F srcversion blkgen)' ||
+		die "the guest on port $p: the installed blkgen is not loaded after the install playbook"
+done
+
+# The witness in each guest: ftrace's block_bio_queue events, stamped
+# with the tai clock (CLOCK_REALTIME plus the kernel's TAI offset, whole
+# seconds: chronyd may set it, and a step of the clock moves both), and
+# a marker holding CLOCK_REALTIME and CLOCK_TAI read together, by which
+# the offset is known.
+witness_on='t=/sys/kernel/tracing; [ -f $t/trace_clock ] || mount -t tracefs nodev $t;
+	echo 0 > $t/tracing_on; echo tai > $t/trace_clock; echo 0 > $t/options/overwrite;
+	echo 4096 > $t/buffer_size_kb; echo > $t/trace;
+	echo 1 > $t/events/block/block_bio_queue/enable; echo 1 > $t/tracing_on;
+	grep -q "\[tai\]" $t/trace_clock'
+witness_mark='t=/sys/kernel/tracing; echo > $t/trace; python3 -c "import time
+f = open(\"$t/trace_marker\", \"w\")
+r = time.clock_gettime_ns(time.CLOCK_REALTIME)
+m = time.clock_gettime_ns(time.CLOCK_TAI)
+f.write(\"blkgen-clocks %d %d\" % (r, m))
+f.close()"'
+for p in $ports; do
+	gssh "$p" "$witness_on" || die "no ftrace witness (tai clock, block_bio_queue) in the guest on port $p"
+done
+
+# One short armed run on each guest, with the witness on: the emulator
+# translates guest code the first time it runs (and again where the
+# kernel patched it, as enabling a tracepoint does), and the timer-to-bio
+# path of a cold translation cache took 1 to 2 ms of guest time (first
+# bios at +2.1 and +2.2 ms; after the witness was enabled, past a warm-up
+# run before it, 0.3 to 0.4 ms), which a real CPU does not spend. Then
+# the trace starts anew, with the marker.
+for p in "$port_a:nvme0n1" "$port_b:nullb0" "$port_c:nullb0"; do
+	gssh "${p%:*}" blkgenctl run 4k-random-read --device "/dev/${p#*:}" \
+		--set warmup_ms=0 --set duration_ms=300 --start-at +3 -q -o json > /dev/null &
+done
+wait -n && wait -n && wait -n || die "the warm-up runs failed"
+for p in $ports; do
+	gssh "$p" "$witness_mark" || die "no ftrace marker in the guest on port $p"
+done
 
 # Refused before anything runs, four ways at once (four playbooks side
 # by side: none arms a job): a clock limit the guests cannot meet, for

@@ -77,6 +77,10 @@
 #                    library)
 #   --disk IMG       a raw image as a virtio disk (/dev/vda; the
 #                    modules virtio_blk and its filesystem's by --module)
+#   --disk-snapshot IMG
+#                    as --disk, the guest's writes kept in a temporary
+#                    file and dropped (QEMU's snapshot=on): IMG is left
+#                    as it was, and several guests may share it
 #   --net PORT       a virtio NIC on QEMU's user-mode network, the guest
 #                    at 10.0.2.15 (the host 10.0.2.2), its port 22 on the
 #                    host's 127.0.0.1:PORT
@@ -109,6 +113,7 @@ append=
 export VM_TESTS='' VM_MODULES='' VM_FILES='' VM_CMD='' VM_EXES='' VM_NET=0 VM_HOSTNAME=blkgen-vm
 net_port=
 disk=
+disk_opts=
 export VM_NVME_ARGS="poll_queues=1"
 export VM_NULLB_ARGS="nr_devices=1 submit_queues=2"
 
@@ -157,6 +162,7 @@ while [ $# -gt 0 ]; do
 	--append) append="$append $2"; shift ;;
 	--run) mode='cmd'; VM_CMD=$2; shift ;;
 	--disk) disk=$2; shift ;;
+	--disk-snapshot) disk=$2 disk_opts=,snapshot=on; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown option $1" >&2; usage ;;
 	esac
@@ -462,7 +468,7 @@ for i in "${!names[@]}"; do
 			       -device "nvme-ns,drive=zns,bus=nvme0,nsid=2,zoned=on,zoned.zone_size=4M,zoned.zone_capacity=3M,zoned.max_open=4,zoned.max_active=4")
 	fi
 	if [ -n "$disk" ]; then
-		qemu+=(-drive "file=$disk,if=virtio,format=raw")
+		qemu+=(-drive "file=$disk,if=virtio,format=raw$disk_opts")
 	fi
 	if [ -n "$net_port" ]; then
 		qemu+=(-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$net_port-:22"
