@@ -16,9 +16,12 @@
 #   make demo [KERNEL=6.12]    the four corners on the VM's emulated NVMe drive
 #   make demo-review [KERNEL=6.12] [DEMO_SUITE=pm1743]   the review, --quick, in the VM;
 #                              its report drawn in build/demo-review/
-#   make demo-multihost [KERNEL=6.12]   three VMs started at one instant by
-#                              blkgen.multihost.run; the merged report and its
-#                              charts in build/demo-multihost/report/
+#   make demo-multihost        three VMs of the newest kernel, copies of a host
+#                              blkgen.multihost.install prepared (made first
+#                              when needed: tests/multihost/install.sh),
+#                              started at one instant by blkgen.multihost.run;
+#                              the merged report and its charts in
+#                              build/demo-multihost/report/
 #   make man                   build/man/blkgenctl.8 from Documentation/
 #   make tool                  build tools/blkgenctl/blkgenctl only
 #   make install [PREFIX=/usr/local] [DESTDIR=]   module, tool, profiles, man, completion
