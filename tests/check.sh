@@ -263,7 +263,7 @@ multihost_check() {
 			echo "FAIL multihost: tests/multihost/run.sh failed (build/multihost.log)" | tee -a "$results"
 		fi
 	fi
-	grep -E '^multihost: (ok|FAIL|blkgen-.: the witness)' build/multihost.log
+	grep -E '^multihost: (ok|FAIL|SKIP|blkgen-.: the witness)' build/multihost.log
 }
 
 # tests/multihost/install.sh, as multihost_check runs run.sh.
@@ -625,9 +625,10 @@ if [ "${VM:-1}" != 0 ]; then
 	step "check: every queued boot reported (lane 1's and lane 2's)" \
 		tests/check-boots.sh build/check-queue.planned build/check-booted.txt \
 		"$([ -e build/check-debug.failed ] && echo 1 || echo 0)"
-	# Alone: it checks each guest's first I/O within 1 ms of start_at,
+	# Alone: it checks each guest's first I/O within 100 ms of start_at,
 	# and a guest's clock runs on while the host has its vCPU off a core
-	# (beside other boots: 5.8 ms, once 67 ms).
+	# (beside other boots: 5.8 ms, once 67 ms). Its guests are the
+	# install test's host (skipped, saying so, when that failed).
 	[ -n "$newest" ] && boot multihost
 fi
 

@@ -32,7 +32,6 @@ pkgs=(
 	jq						# JSON in the host tests (unit, multihost)
 	ansible-core ansible-lint openssh-client	# ansible/: linted, run against two VMs
 	pycodestyle pyflakes3			# the collection's Python (its plugins), offline
-	dropbear-bin					# the VMs' ssh server (tests/multihost)
 	e2fsprogs					# the bare guest's disk (tests/multihost/install.sh)
 )
 

@@ -140,6 +140,7 @@ gssh 'test ! -e /sys/module/blkgen && ! command -v blkgenctl && ! command -v dkm
 # sources), run by name from a directory outside the tree.
 make -s -C "$top" collection > "$out/collection.log" 2>&1 ||
 	die "make collection failed (${out#"$top"/}/collection.log)"
+id=$(installed_id "$kernel") || die "no sources in the collection (${out#"$top"/}/collection.log)"
 ansible-galaxy collection install -p "$out/collections" "$top"/build/collection/blkgen-multihost-*.tar.gz \
 	> "$out/galaxy.log" 2>&1 || die "ansible-galaxy collection install failed (${out#"$top"/}/galaxy.log)"
 lab=$out/lab
@@ -235,9 +236,10 @@ poweroff && pass "the guest powered off with a clean kernel log (blkgen unloaded
 	fail "the guest: $(grep -E 'FAIL|blkgen-bare: rmmod' "$out/guest.log" | head -n 3 | tr '\n' ' ') (${out#"$top"/}/guest.log)"
 # The disk (6 GB sparse, a gigabyte and more written): when all went
 # well, the host the playbook prepared, for run.sh's three guests
-# (installed.img, its kernel in installed.kernel); else kept as it is.
+# (installed.img; installed.id says what it is: lib.sh's installed_id);
+# else kept as it is.
 if [ $fails = 0 ]; then
-	mv "$out/root.img" "$out/installed.img" && echo "$kernel" > "$out/installed.kernel"
+	mv "$out/root.img" "$out/installed.img" && echo "$id" > "$out/installed.id"
 fi
 say "$fails failed, in $SECONDS s"
 [ $fails = 0 ]

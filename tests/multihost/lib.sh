@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # blkgen_cache, blkgen_buildroot: kernel-lib.sh's; top: the caller's
 #
 # Shared by tests/multihost/run.sh and install.sh (bare_root: after
 # tests/vm/kernel-lib.sh).
@@ -38,10 +39,10 @@ guest_end() {
 # them), the kernel's modules copied in. Made aside and moved into place
 # under a lock; callers copy it. Its messages on stderr; 1 when it could
 # not be made.
-# shellcheck disable=SC2154 # blkgen_cache, blkgen_buildroot: kernel-lib.sh's
+bare_recipe=2
 bare_root() {
-	local kernel=$1 recipe=2 dir=$blkgen_cache/bare-guest base tmpb modroot
-	base=$dir/$kernel-r$recipe
+	local kernel=$1 dir=$blkgen_cache/bare-guest base tmpb modroot
+	base=$dir/$kernel-r$bare_recipe
 	mkdir -p "$dir"
 	exec 8> "$dir/.lock"
 	flock 8
@@ -89,4 +90,14 @@ bare_root() {
 	fi
 	flock -u 8
 	echo "$base/root"
+}
+
+# installed_id KERNEL: what a host install.sh prepared is (its disk's
+# installed.id): the kernel, the bare root's recipe and the sources the
+# collection carries (their tar's SHA-256, uncompressed: make dist's tar
+# is the same for the same files). After make collection.
+installed_id() {
+	local sum
+	sum=$(gzip -dc "$top/build/collection/src/roles/install/files/blkgen-src.tar.gz" | sha256sum) || return 1
+	echo "$1 r$bare_recipe ${sum:0:16}"
 }
