@@ -333,11 +333,11 @@ if [ $debug = 1 ]; then
 	deps debug-kernel
 	# Its build, the longest step, from now: beside the other packages'
 	# install (the network's time more than the CPU's) and the host
-	# tiers. Stopped with check.sh (its own process group).
+	# tiers. Stopped with check.sh (its own session).
 	setsid bash -c "$(declare -f); $(declare -p top); debug_build" \
 		>> build/check-lane1.log 2>&1 &
 	build_pid=$!
-	trap 'kill -- -$build_pid 2>/dev/null' EXIT
+	trap 'pkill -s "$build_pid"' EXIT
 	trap 'exit 130' INT TERM
 fi
 tier "dependencies"
@@ -413,9 +413,11 @@ if [ "${VM:-1}" != 0 ]; then
 		>> build/check-lane1.log 2>&1 &
 	lane1_pid=$!
 	echo "lane 1 (the debug kernel's build, then boots): build/check-lane1.log"
-	# Stopped with check.sh: their own process groups, make's jobs, QEMU
-	# and all (an unfinished build is never taken for a finished one).
-	trap 'kill -- -$lane1_pid ${build_pid:+-$build_pid} 2>/dev/null' EXIT
+	# Stopped with check.sh: their own sessions, make's jobs, QEMU and all
+	# (timeout(1) puts QEMU in a process group of its own, which a kill of
+	# the lane's group missed; an unfinished build is never taken for a
+	# finished one).
+	trap 'pkill -s "$lane1_pid"; [ -z "$build_pid" ] || pkill -s "$build_pid"' EXIT
 	trap 'exit 130' INT TERM
 fi
 
