@@ -38,12 +38,13 @@ guest_end() {
 # and chrony installed by apt (no daemon started: a policy-rc.d refuses
 # them), the kernel's modules copied in. Made aside and moved into place
 # under a lock; callers copy it. Its messages on stderr; 1 when it could
-# not be made.
+# not be made. (A subshell: its variables and lock its own.)
 bare_recipe=2
-bare_root() {
-	local kernel=$1 dir=$blkgen_cache/bare-guest base tmpb modroot
-	base=$dir/$kernel-r$bare_recipe
+bare_root() (
+	dir=$blkgen_cache/bare-guest
+	base=$dir/$1-r$bare_recipe
 	mkdir -p "$dir"
+	# (Held until this subshell ends, whichever way.)
 	exec 8> "$dir/.lock"
 	flock 8
 	if [ ! -e "$base/complete" ]; then
@@ -51,15 +52,11 @@ bare_root() {
 		find "$dir" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 		tmpb=$base.tmp
 		mkdir -p "$tmpb"
-		if ! cp -a "$blkgen_buildroot" "$tmpb/root"; then
-			echo "copying $blkgen_buildroot failed" >&2
-			flock -u 8
-			return 1
-		fi
+		cp -a "$blkgen_buildroot" "$tmpb/root" || { echo "copying $blkgen_buildroot failed" >&2; exit 1; }
 		printf '#!/bin/sh\nexit 101\n' > "$tmpb/root/usr/sbin/policy-rc.d"
 		chmod 755 "$tmpb/root/usr/sbin/policy-rc.d"
 		# shellcheck disable=SC2016 # expanded by the inner shell
-		if ! unshare -m sh -c '
+		unshare -m sh -c '
 			mount --make-rprivate / 2> /dev/null
 			mount -t proc proc "$1/proc" || exit 2
 			mount --bind /dev "$1/dev" || exit 2
@@ -72,25 +69,18 @@ bare_root() {
 				apt-get -q -y purge dkms \"linux-headers-*\" \"linux-kbuild-*\"
 				apt-get -q -y --no-install-recommends --no-remove install python3 openssh-server chrony
 				apt-get clean"
-		' sh "$tmpb/root" > "$tmpb/apt.log" 2>&1; then
-			echo "preparing the guest's root with apt failed ($tmpb/apt.log)" >&2
-			flock -u 8
-			return 1
-		fi
+		' sh "$tmpb/root" > "$tmpb/apt.log" 2>&1 ||
+			{ echo "preparing the guest's root with apt failed ($tmpb/apt.log)" >&2; exit 1; }
 		rm -f "$tmpb/root/usr/sbin/policy-rc.d"
-		modroot=$(kernel_modroot "$kernel")
-		mkdir -p "$tmpb/root/usr/lib/modules/$kernel"
-		if ! cp -a "$modroot/lib/modules/$kernel/." "$tmpb/root/usr/lib/modules/$kernel/"; then
-			echo "copying $kernel's modules failed" >&2
-			flock -u 8
-			return 1
-		fi
+		modroot=$(kernel_modroot "$1")
+		mkdir -p "$tmpb/root/usr/lib/modules/$1"
+		cp -a "$modroot/lib/modules/$1/." "$tmpb/root/usr/lib/modules/$1/" ||
+			{ echo "copying $1's modules failed" >&2; exit 1; }
 		touch "$tmpb/complete"
 		mv "$tmpb" "$base"
 	fi
-	flock -u 8
 	echo "$base/root"
-}
+)
 
 # installed_id KERNEL: what a host install.sh prepared is (its disk's
 # installed.id): the kernel, the bare root's recipe and the sources the

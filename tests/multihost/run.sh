@@ -348,6 +348,14 @@ nojobs() {
 	done
 	[ -z "$j" ]
 }
+# nojobs_wait: no job on any guest within 20 s.
+nojobs_wait() {
+	for _ in $(seq 40); do
+		nojobs && return 0
+		sleep 0.5
+	done
+	return 1
+}
 
 # The hosts prepared by the install playbook, as a lab prepares its
 # hosts: the module it built on the disk they share loaded on each (apt's
@@ -680,10 +688,7 @@ if longrun interrupted; then
 	kill -INT -- -$ctl
 	wait $ctl
 	rc=$?
-	for _ in $(seq 40); do
-		nojobs && break
-		sleep 0.5
-	done
+	nojobs_wait
 	# Each run's end by the kernel's stamp in the guest's own report
 	# (ended_at_ns, its last I/O; the clocks within a millisecond).
 	for g in $tags; do
@@ -744,11 +749,7 @@ if longrun failing; then
 	fi
 fi
 # (A job left would also fail the guests' end: their rmmod.)
-for _ in $(seq 40); do
-	nojobs && break
-	sleep 0.5
-done
-nojobs && pass "no job left on any host after the failing run" || fail "a job was left on a host after the failing run"
+nojobs_wait && pass "no job left on any host after the failing run" || fail "a job was left on a host after the failing run"
 cleanup
 trap - EXIT INT TERM
 [ $guests_rc = 0 ] && pass "every guest powered off with a clean kernel log" ||
