@@ -8,7 +8,8 @@
 # straggler named; one host failing, a host gone or silent, a host that
 # never comes, a name taken twice, a host running another command, and
 # an interrupt each stop every host with the reason and the coordinator's
-# exit status; bad options are refused.
+# exit status; reviews' named runs and agreed figures, and reviews out of
+# step stopped; bad options are refused.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -198,6 +199,40 @@ say "$a" '{"hello":"a","command":"run","points":1}'
 say "$b" '{"hello":"b","command":"curve","points":11}'
 hear "$a" '"stop":"b runs curve with 11 runs where the others run run with 1"' &&
 	ok "a host running another command: every host stopped"
+say "$a" '{"bye":1}'
+say "$b" '{"bye":1}'
+finish 1
+exec {a}>&- {b}>&-
+
+# Reviews: runs as they go, each named (its step); the hosts' figures
+# agreed (sum, least, most, to each host); out of step, every host stopped.
+start --hosts 2 --lead-ms 200 || exit 1
+conn a
+conn b
+say "$a" '{"hello":"a","command":"review","points":0}'
+say "$b" '{"hello":"b","command":"review","points":0}'
+say "$a" '{"ready":0,"step":"precondition/round-1"}'
+say "$b" '{"ready":0,"step":"precondition/round-1"}'
+hear "$a" '"start":0'
+hear "$b" '"start":0'
+grep -q '^coordinate: a connected (review, its runs as it goes)$' "$tmp/log" &&
+   grep -q '^coordinate: run 0 (precondition/round-1) on 2 hosts at ' "$tmp/log" &&
+	ok "a review's run started on both, named: $(grep '^coordinate: run 0' "$tmp/log")" ||
+	notok "review run 0: $(cat "$tmp/log")"
+say "$a" '{"end":0,"rc":0,"error":""}'
+say "$b" '{"end":0,"rc":0,"error":""}'
+say "$a" '{"vote":0,"value":700}'
+sleep 0.3
+grep -q 'figures 0' "$tmp/log" && notok "figures agreed with one host's of two"
+say "$b" '{"vote":0,"value":300}'
+want='"agreed":0,"sum":1000,"min":300,"max":700,"hosts":2'
+hear "$a" "$want" && hear "$b" "$want" &&
+	ok "figures agreed once both gave theirs, to each: $want"
+say "$a" '{"ready":1,"step":"precondition/round-2"}'
+say "$b" '{"ready":1,"step":"points/sql/max"}'
+want='"stop":"the hosts are out of step at run 1: a precondition/round-2; b points/sql/max; they need the same suite, settings and saved points"'
+hear "$a" "$want" && ok "reviews out of step: every host stopped, each one's step named"
+grep -q '^coordinate: run 1' "$tmp/log" && notok "run 1 started out of step"
 say "$a" '{"bye":1}'
 say "$b" '{"bye":1}'
 finish 1

@@ -15,6 +15,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,9 @@ struct chost {
 	int ready;		/* the run it made and waits to start, -1 none */
 	int running;		/* the run it was started on, -1 none */
 	int ended;		/* the last run it ended, -1 none */
+	char step[128];		/* what its ready run is (a review's), "" if unnamed */
+	int vote;		/* the last vote it gave, -1 none */
+	int64_t value;		/* ... and its value */
 	char error[256];	/* its failure, "" if none */
 	uint64_t heard_ms;
 	struct civ *iv;		/* @running's intervals */
@@ -62,6 +66,7 @@ struct coordinator {
 	uint64_t silent_ms;	/* --silent-secs: a host silent this long is lost */
 	uint64_t start_at;	/* --start-at: the first run's instant */
 	int point;		/* the run under way (started), -1 before */
+	int agreed;		/* votes answered */
 	size_t printed;		/* its intervals printed */
 	uint64_t waiting_ms;	/* since when the next one is waited for, some hosts' there */
 	char failed[512];	/* why every host was stopped, "" if not */
@@ -210,8 +215,12 @@ static int on_msg(void *arg, struct json_object *m)
 		}
 		h->hello = true;
 		c->hellos++;
-		printf("coordinate: %s connected (%s, %d run%s)\n", h->name, cmd,
-		       points, points == 1 ? "" : "s");
+		if (points)
+			printf("coordinate: %s connected (%s, %d run%s)\n", h->name, cmd,
+			       points, points == 1 ? "" : "s");
+		else
+			printf("coordinate: %s connected (%s, its runs as it goes)\n",
+			       h->name, cmd);
 		return 0;
 	}
 	if (!h->hello)
@@ -219,6 +228,13 @@ static int on_msg(void *arg, struct json_object *m)
 	v = coord_int(m, "ready", -1);
 	if (v >= 0) {
 		h->ready = v;
+		snprintf(h->step, sizeof(h->step), "%s", coord_str(m, "step", ""));
+		return 0;
+	}
+	v = coord_int(m, "vote", -1);
+	if (v >= 0) {
+		h->vote = v;
+		h->value = coord_int(m, "value", 0);
 		return 0;
 	}
 	v = coord_int(m, "iv", -1);
@@ -264,12 +280,100 @@ static int on_msg(void *arg, struct json_object *m)
 	return 0;	/* a ping, or what a later version says */
 }
 
+/*
+ * Every host ready for run @next: do they all mean the same run (a
+ * review's step)? A review's host that ended while others go on is out of
+ * step too. Not: every host stopped, and false.
+ */
+static bool steps_agree(struct coordinator *c, int next)
+{
+	char why[512], *p = why;
+	const struct chost *first = NULL;
+	bool same = true, ended = false;
+	int i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct chost *h = &c->h[i];
+
+		if (!h->hello)
+			continue;
+		if (h->bye) {
+			ended = true;
+			continue;
+		}
+		if (!first)
+			first = h;
+		else if (strcmp(first->step, h->step))
+			same = false;
+	}
+	if (same && !(ended && first && first->step[0]))
+		return true;
+	p += snprintf(why, sizeof(why), "the hosts are out of step at run %d:", next);
+	for (i = 0; i < c->nr && p < why + sizeof(why) - 160; i++) {
+		const struct chost *h = &c->h[i];
+
+		if (h->hello) {
+			snprintf(p, 140, " %s %s;", h->name,
+				 h->bye ? "ended" : h->step[0] ? h->step : "(unnamed)");
+			p += strlen(p);
+		}
+	}
+	snprintf(p, why + sizeof(why) - p, " they need the same suite, settings and saved points");
+	stop_all(c, why);
+	return false;
+}
+
+/*
+ * Every host still in has given vote @c->agreed: tell each of them the
+ * values' sum, least and most.
+ */
+static void maybe_agree(struct coordinator *c)
+{
+	int64_t sum = 0, min = INT64_MAX, max = INT64_MIN;
+	int i, n = 0;
+
+	if (c->stop_sent || c->hellos < c->want)
+		return;
+	for (i = 0; i < c->nr; i++) {
+		const struct chost *h = &c->h[i];
+
+		if (!h->hello || h->bye || h->gone)
+			continue;
+		if (h->vote != c->agreed)
+			return;
+		sum += h->value;
+		min = h->value < min ? h->value : min;
+		max = h->value > max ? h->value : max;
+		n++;
+	}
+	if (!n)
+		return;
+	printf("coordinate: figures %d from %d host%s: sum %lld, least %lld, most %lld\n",
+	       c->agreed, n, n == 1 ? "" : "s", (long long)sum, (long long)min,
+	       (long long)max);
+	for (i = 0; i < c->nr; i++) {
+		struct json_object *m;
+
+		if (!c->h[i].hello || c->h[i].bye)
+			continue;
+		m = json_object_new_object();
+		json_object_object_add(m, "agreed", json_object_new_int(c->agreed));
+		json_object_object_add(m, "sum", json_object_new_int64(sum));
+		json_object_object_add(m, "min", json_object_new_int64(min));
+		json_object_object_add(m, "max", json_object_new_int64(max));
+		json_object_object_add(m, "hosts", json_object_new_int(n));
+		send_to(&c->h[i], m);
+	}
+	c->agreed++;
+}
+
 /* Every host there and ready for the next run: start it on all of them. */
 static void maybe_start(struct coordinator *c)
 {
 	int i, next = c->point + 1, n = 0;
 	uint64_t at, now;
 	char when[64];
+	const char *step = "";
 
 	if (c->stop_sent || c->hellos < c->want)
 		return;
@@ -286,6 +390,8 @@ static void maybe_start(struct coordinator *c)
 	}
 	if (!n)
 		return;
+	if (!steps_agree(c, next))
+		return;
 	now = real_ns();
 	at = now + c->lead_ms * 1000000ULL;
 	if (next == 0 && c->start_at) {
@@ -299,11 +405,15 @@ static void maybe_start(struct coordinator *c)
 		}
 		at = c->start_at;
 	}
+	for (i = 0; i < c->nr; i++)
+		if (c->h[i].hello && !c->h[i].bye)
+			step = c->h[i].step;
 	c->point = next;
 	c->printed = 0;
 	c->waiting_ms = 0;
 	utc(at, when, sizeof(when));
-	printf("coordinate: run %d on %d host%s at %s (start_at %llu)\n", next, n,
+	printf("coordinate: run %d%s%s%s on %d host%s at %s (start_at %llu)\n", next,
+	       step[0] ? " (" : "", step, step[0] ? ")" : "", n,
 	       n == 1 ? "" : "s", when, (unsigned long long)at);
 	for (i = 0; i < c->nr; i++) {
 		struct chost *h = &c->h[i];
@@ -685,7 +795,7 @@ int cmd_coordinate(int argc, char **argv)
 				free(h->iv);
 				memset(h, 0, sizeof(*h));
 				h->conn.fd = fd;
-				h->ready = h->running = h->ended = -1;
+				h->ready = h->running = h->ended = h->vote = -1;
 				h->heard_ms = now;
 				setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 				if (c->stop_sent) {
@@ -745,6 +855,7 @@ int cmd_coordinate(int argc, char **argv)
 		}
 		/* A run's last intervals printed before the next one starts. */
 		print_live(c);
+		maybe_agree(c);
 		maybe_start(c);
 		print_live(c);
 		if (now - last_ping >= COORD_PING_MS) {

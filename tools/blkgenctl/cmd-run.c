@@ -731,8 +731,8 @@ int run_job(struct profile *p, struct run_opts *o, const char *job,
 	v = profile_get(&p->job, "io_limit");
 	io_limit = v ? strtoull(v, NULL, 10) : 0;
 	/* Made: the coordinator starts it with every other host's. */
-	if (o->coord && coord_wait_start(o->coord, point, &o->start_at,
-					 lease_why, sizeof(lease_why))) {
+	if (o->coord && coord_wait_start(o->coord, point, o->coord_step,
+					 &o->start_at, lease_why, sizeof(lease_why))) {
 		fprintf(stderr, "blkgenctl: %s: not started: %s\n", job, lease_why);
 		o->lease_out = true;
 		ret = interrupted ? 128 + interrupted : EXIT_FAIL;

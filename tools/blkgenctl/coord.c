@@ -198,6 +198,9 @@ struct coord {
 	uint64_t start_at;	/* its instant, once given */
 	char stop[256];		/* told to stop: why */
 	size_t sent_iv;		/* intervals of @point sent */
+	int vote;		/* coord_agree()'s calls made */
+	bool agreed;		/* ... the last one's answer came */
+	struct coord_agreed got;
 	/*
 	 * A thread pings while this one makes a job, reads results or
 	 * prints a report: never silent for a second. @lock: the sends.
@@ -273,6 +276,13 @@ static int host_msg(void *arg, struct json_object *msg)
 	}
 	if (coord_int(msg, "start", -1) == c->point)
 		c->start_at = coord_int(msg, "at_ns", 0);
+	if (c->vote && coord_int(msg, "agreed", -1) == c->vote - 1) {
+		c->got.sum = coord_int(msg, "sum", 0);
+		c->got.min = coord_int(msg, "min", 0);
+		c->got.max = coord_int(msg, "max", 0);
+		c->got.hosts = coord_int(msg, "hosts", 0);
+		c->agreed = true;
+	}
 	return 0;
 }
 
@@ -442,8 +452,8 @@ fail:
 	return NULL;
 }
 
-int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
-		     size_t len)
+int coord_wait_start(struct coord *c, int point, const char *step,
+		     uint64_t *at, char *why, size_t len)
 {
 	struct json_object *m = json_object_new_object();
 
@@ -451,6 +461,8 @@ int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
 	c->start_at = 0;
 	c->sent_iv = 0;
 	json_object_object_add(m, "ready", json_object_new_int(point));
+	if (step)
+		json_object_object_add(m, "step", json_object_new_string(step));
 	if (say(c, m)) {
 		snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
 		return -1;
@@ -464,6 +476,30 @@ int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
 			return -1;
 	}
 	*at = c->start_at;
+	return 0;
+}
+
+int coord_agree(struct coord *c, int64_t value, struct coord_agreed *a,
+		char *why, size_t len)
+{
+	struct json_object *m = json_object_new_object();
+
+	c->agreed = false;
+	json_object_object_add(m, "vote", json_object_new_int(c->vote++));
+	json_object_object_add(m, "value", json_object_new_int64(value));
+	if (say(c, m)) {
+		snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
+		return -1;
+	}
+	while (!c->agreed) {
+		if (run_interrupted()) {
+			snprintf(why, len, "interrupted while waiting for the other hosts' figures");
+			return -1;
+		}
+		if (listen_once(c, 100, why, len))
+			return -1;
+	}
+	*a = c->got;
 	return 0;
 }
 

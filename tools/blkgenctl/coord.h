@@ -66,11 +66,29 @@ struct coord *coord_connect(const char *addr, const char *name,
 			    unsigned int silent_secs);
 /*
  * The job of run @point is made: say so, and wait for the instant the
- * coordinator gives every host (CLOCK_REALTIME ns into @at). 0, or -1
+ * coordinator gives every host (CLOCK_REALTIME ns into @at). @step, when
+ * not NULL, names what the run is (a review's "points/sql/max"): every
+ * host's must be the same, or the coordinator stops them all. 0, or -1
  * with the reason in @why (told to stop, the coordinator gone, a signal).
  */
-int coord_wait_start(struct coord *c, int point, uint64_t *at, char *why,
-		     size_t len);
+int coord_wait_start(struct coord *c, int point, const char *step,
+		     uint64_t *at, char *why, size_t len);
+
+/* What every host said to one coord_agree(): their values' sum, least, most. */
+struct coord_agreed {
+	int64_t sum, min, max;
+	int hosts;
+};
+
+/*
+ * Say @value and wait until every host has said its own (each host's
+ * Nth call is one vote): what they said into @a. A review's decisions
+ * that rest on measurements (steady state on the hosts' summed IOPS, a
+ * VDI trace's size) come out the same on every host, and their runs stay
+ * in step. 0, or -1 with the reason in @why.
+ */
+int coord_agree(struct coord *c, int64_t value, struct coord_agreed *a,
+		char *why, size_t len);
 /* Sleep @ms, or less when the coordinator says something. */
 void coord_wait(struct coord *c, int ms);
 /*

@@ -37,6 +37,7 @@
 #include <json-c/json.h>
 
 #include "blkgenctl.h"
+#include "coord.h"
 #include "pattern.h"
 #include "profile.h"
 #include "review.h"
@@ -69,13 +70,20 @@ struct review {
 	bool probing;		/* a VDI trace's run: not a point of the total */
 	uint64_t zone_bytes;	/* a zoned device: what its zones hold */
 	uint64_t zone_fill;	/* ... and the 128 KiB writes that fill them */
+	/*
+	 * --coordinator: every run started on every host at once, in step
+	 * (each named by its file: "points/sql/max"), and one host's
+	 * failure stops them all (Documentation/multihost.rst).
+	 */
+	struct run_opts co;
 };
 
 static const char *review_usage =
 	"blkgenctl review --device DEV --allow-write -O DIR [--suite NAME|FILE]\n"
 	"                 [--precondition fill|pts|none] [--region PCT] [--point-secs N]\n"
-	"                 [--quick] [--resume] [-q]\n"
+	"                 [--quick] [--resume] [-q] [--coordinator HOST:PORT [--host-name NAME]]\n"
 	"       blkgenctl review --report -O DIR\n"
+	"       blkgenctl review --merge -O OUT DIR...\n"
 	"       blkgenctl review --dry-run [--suite NAME|FILE] [--device DEV] [--quick] ...";
 
 static const char *review_help =
@@ -100,6 +108,14 @@ static const char *review_help =
 	"                          a single fill: for a test VM\n"
 	"      --resume            continue the review in DIR with its settings\n"
 	"      --report            only make DIR's report again from its points\n"
+	"      --coordinator HOST:PORT  one review on many hosts: every run starts\n"
+	"                          on all of them at once when blkgenctl coordinate\n"
+	"                          at HOST:PORT says (the fill first, then each\n"
+	"                          point in step), steady state on their summed\n"
+	"                          IOPS; one host failing stops them all\n"
+	"      --host-name NAME    this host's name for the coordinator\n"
+	"      --merge DIR...      one review of the hosts' DIRs (-O OUT): each\n"
+	"                          point's I/O summed, its latencies merged\n"
 	"      --dry-run           print the plan and its duration, run nothing\n"
 	"  -q, --quiet             no progress of each run's job (the review's own\n"
 	"                          line per run stays)\n"
@@ -141,7 +157,7 @@ static int sync_file(const char *path)
 }
 
 /* @from's bytes into @to, whole or not at all (aside, synced, renamed). */
-static int copy_file(const char *from, const char *to)
+int review_copy_file(const char *from, const char *to)
 {
 	char tmp[4300], buf[8192];
 	FILE *in = fopen(from, "r"), *out;
@@ -178,15 +194,31 @@ static void point_path(char *buf, size_t len, const struct review *rv,
 
 /* ---- measuring ------------------------------------------------------------- */
 
-static json_object *lat_json(const struct blkgen_lat_hist *h)
+/*
+ * A point's latency: its figures, and N, min and the bins as run -o json
+ * has them (review --merge adds the hosts' bins: json_lat_add()).
+ */
+json_object *review_lat_json(const struct blkgen_lat_hist *h)
 {
-	json_object *l = json_object_new_object();
+	json_object *l = json_object_new_object(), *bins = json_object_new_object();
+	char key[32];
+	unsigned int i;
 
 	json_object_object_add(l, "mean", json_object_new_double(report_mean(h)));
 	json_object_object_add(l, "p50", json_object_new_uint64(report_percentile(h, 50)));
 	json_object_object_add(l, "p99", json_object_new_uint64(report_percentile(h, 99)));
 	json_object_object_add(l, "p99.9", json_object_new_uint64(report_percentile(h, 99.9)));
 	json_object_object_add(l, "max", json_object_new_uint64(h->count ? h->max_ns : 0));
+	json_object_object_add(l, "min", json_object_new_uint64(h->count ? h->min_ns : 0));
+	json_object_object_add(l, "N", json_object_new_uint64(h->count));
+	for (i = 0; i < BLKGEN_HIST_BINS; i++) {
+		if (!h->bins[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu",
+			 (unsigned long long)blkgen_hist_bin_mid(i));
+		json_object_object_add(bins, key, json_object_new_uint64(h->bins[i]));
+	}
+	json_object_object_add(l, "bins", bins);
 	return l;
 }
 
@@ -286,15 +318,15 @@ static json_object *point_json(const struct job_result *r, double pct,
 		ios += dios;
 		bytes += dbytes;
 		put_rate(o, dios, dbytes, r->elapsed_ms);
-		json_object_object_add(o, "lat_ns", lat_json(dh));
+		json_object_object_add(o, "lat_ns", review_lat_json(dh));
 		if (svc)
-			json_object_object_add(o, "clat_ns", lat_json(sdh));
+			json_object_object_add(o, "clat_ns", review_lat_json(sdh));
 		json_object_object_add(pt, names[d], o);
 	}
 	put_rate(pt, ios, bytes, r->elapsed_ms);
-	json_object_object_add(pt, "lat_ns", lat_json(all));
+	json_object_object_add(pt, "lat_ns", review_lat_json(all));
 	if (svc)
-		json_object_object_add(pt, "clat_ns", lat_json(sall));
+		json_object_object_add(pt, "clat_ns", review_lat_json(sall));
 	halves = halves_json(r);
 	if (halves)
 		json_object_object_add(pt, "lat_halves_ns", halves);
@@ -302,6 +334,11 @@ static json_object *point_json(const struct job_result *r, double pct,
 	if (depth)
 		json_object_object_add(pt, "depth", json_object_new_uint64(depth));
 	json_object_object_add(pt, "elapsed_ms", json_object_new_uint64(r->elapsed_ms));
+	/* armed (by a coordinator): the instant asked for, and its first I/O's */
+	if (r->start_at)
+		json_object_object_add(pt, "start_at", json_object_new_uint64(r->start_at));
+	if (r->started_at_ns)
+		json_object_object_add(pt, "started_at_ns", json_object_new_uint64(r->started_at_ns));
 	json_object_object_add(pt, "state", json_object_new_string(r->state));
 	json_object_object_add(pt, "error", json_object_new_string(r->error));
 	free(all);
@@ -357,6 +394,46 @@ static void put_ms(struct profile_section *s, const char *key, double ms)
 }
 
 /*
+ * Run @p's job: with a coordinator, as run @step of every host's review
+ * (started on all of them at once).
+ */
+static int review_job(struct review *rv, struct profile *p,
+		      struct run_opts *o, const char *step,
+		      struct job_result *r)
+{
+	char job[64];
+	int ret;
+
+	snprintf(job, sizeof(job), "review-%d", (int)getpid());
+	o->coord = rv->co.coord;
+	o->coord_point = rv->co.coord_point;
+	o->coord_step = step;
+	ret = run_job(p, o, job, r);
+	rv->co.coord_point = o->coord_point;
+	o->coord = NULL;
+	return ret;
+}
+
+/*
+ * With a coordinator, tell it @value and take what every host said
+ * (@a); alone, @a is this host's. 0, or EXIT_FAIL said.
+ */
+static int review_agree(struct review *rv, int64_t value,
+			struct coord_agreed *a)
+{
+	char why[512];
+
+	if (!rv->co.coord) {
+		*a = (struct coord_agreed){ value, value, value, 1 };
+		return EXIT_OK;
+	}
+	if (!coord_agree(rv->co.coord, value, a, why, sizeof(why)))
+		return EXIT_OK;
+	fprintf(stderr, "blkgenctl: review: %s\n", why);
+	return run_interrupted() ? 128 + run_interrupted() : EXIT_FAIL;
+}
+
+/*
  * Run the loaded profile once, save its point at @file; *@iops its
  * achieved IOPS. A failed job is saved too (its state and error say so);
  * a signal is not: that point runs again on --resume.
@@ -366,12 +443,14 @@ static int run_point(struct review *rv, struct profile *p,
 		     uint64_t target, double *iops)
 {
 	struct job_result r = { 0 };
-	char job[64];
+	char step[256];
 	json_object *pt;
 	int ret;
 
-	snprintf(job, sizeof(job), "review-%d", (int)getpid());
-	ret = run_job(p, o, job, &r);
+	/* Its file in DIR names the run to the other hosts: points/WL/PCT */
+	snprintf(step, sizeof(step), "%.*s", (int)(strlen(file) - strlen(rv->dir) - 6),
+		 file + strlen(rv->dir) + 1);
+	ret = review_job(rv, p, o, step, &r);
 	if (run_interrupted()) {
 		result_free(&r);
 		return 128 + run_interrupted();
@@ -598,7 +677,8 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 		    struct run_opts *o, struct profile *p,
 		    unsigned int *desktops, double *trace_iops)
 {
-	unsigned int n = rv->suite.desktops, most = vdi_most(rv);
+	unsigned int n = rv->suite.desktops, most = vdi_most(rv), next;
+	struct coord_agreed all;
 	char file[4200], name[32];
 	double iops, k = 0;
 	int ret, f0, round;
@@ -629,9 +709,18 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 			}
 		}
 		k = iops / *trace_iops;
-		if (round == VDI_ROUNDS || k <= VDI_NEAR || n >= most)
+		next = round == VDI_ROUNDS || k <= VDI_NEAR || n >= most ? 0 :
+		       ceil(n * k) > most ? most : (unsigned int)ceil(n * k);
+		/*
+		 * Across hosts, the fewest desktops any of them would take
+		 * next (none: every host stops here): their traces stay alike.
+		 */
+		ret = review_agree(rv, next, &all);
+		if (ret)
+			return ret;
+		if (!all.min)
 			break;
-		n = ceil(n * k) > most ? most : (unsigned int)ceil(n * k);
+		n = all.min;
 		profile_free(p);
 	}
 	if (k > VDI_NEAR)
@@ -776,7 +865,8 @@ static const char *purge(const char *dev)
 
 /* A precondition run of a profile; its measured point (or NULL). */
 static json_object *pre_run(struct review *rv, const char *prof,
-			    const char **sets, int nr, int *ret)
+			    const char **sets, int nr, const char *step,
+			    int *ret)
 {
 	struct run_opts o = { .quiet = rv->quiet, .allow_write = true,
 			      .said_overwrite = true, .ops = &print_normal_ops };
@@ -790,10 +880,7 @@ static json_object *pre_run(struct review *rv, const char *prof,
 		o.sets[o.nr_sets++] = sets[i];
 	*ret = run_load(prof, &p, &o);
 	if (!*ret) {
-		char job[64];
-
-		snprintf(job, sizeof(job), "review-%d", (int)getpid());
-		*ret = run_job(&p, &o, job, &r);
+		*ret = review_job(rv, &p, &o, step, &r);
 		if (!*ret)
 			pt = point_json(&r, 0, 0, profile_depth(&p));
 		result_free(&r);
@@ -814,7 +901,9 @@ static int precondition(struct review *rv)
 {
 	char file[4200], secs[32], warm[32], range[32], zfill[64];
 	const char *fill_sets[] = { rv->quick ? "io_limit=1x" : "io_limit=2x" };
-	json_object *pc, *arr, *pt;
+	json_object *pc, *arr, *own = NULL, *pt;
+	struct coord_agreed all;
+	char step[64];
 	double y[32];
 	struct steady st = { 0 };
 	int ret, n = 0, max_rounds = 25;
@@ -854,7 +943,7 @@ static int precondition(struct review *rv)
 		    rv->quick ? "once over" : "twice over");
 	}
 	t = time(NULL);
-	pt = pre_run(rv, "precondition", fill_sets, 1, &ret);
+	pt = pre_run(rv, "precondition", fill_sets, 1, "precondition/fill", &ret);
 	if (ret) {
 		json_object_put(pc);
 		return ret;
@@ -869,18 +958,41 @@ static int precondition(struct review *rv)
 	snprintf(range, sizeof(range), "range=0%%-%d%%", region_pct(rv));
 	arr = json_object_new_array();
 	json_object_object_add(pc, "rounds", arr);
+	/*
+	 * Across hosts, steady state is the array's: each round's IOPS the
+	 * hosts' sum (every host decides alike, and the rounds stay in step);
+	 * this host's own beside them.
+	 */
+	if (rv->co.coord) {
+		own = json_object_new_array();
+		json_object_object_add(pc, "host_rounds", own);
+	}
 	while (n < max_rounds) {
 		const char *sets[] = { secs, warm, range, "depth=32" };
+		double iops;
 
 		say(rv, "precondition: steady-state round %d (4 KiB random writes)", n + 1);
-		pt = pre_run(rv, "4k-random-write", sets, 4, &ret);
+		snprintf(step, sizeof(step), "precondition/round-%d", n + 1);
+		pt = pre_run(rv, "4k-random-write", sets, 4, step, &ret);
 		if (ret) {
 			json_object_put(pc);
 			return ret;
 		}
-		y[n] = json_object_get_double(json_object_object_get(pt, "iops"));
-		json_object_array_add(arr, json_object_new_double(y[n]));
+		iops = json_object_get_double(json_object_object_get(pt, "iops"));
 		json_object_put(pt);
+		ret = review_agree(rv, llround(iops), &all);
+		if (ret) {
+			json_object_put(pc);
+			return ret;
+		}
+		y[n] = own ? all.sum : iops;
+		if (own) {
+			json_object_array_add(own, json_object_new_double(iops));
+			json_object_object_add(pc, "hosts", json_object_new_int(all.hosts));
+			fprintf(stderr, "review: round %d: this host %.0f IOPS, %d hosts %.0f\n",
+				n + 1, iops, all.hosts, y[n]);
+		}
+		json_object_array_add(arr, json_object_new_double(y[n]));
 		steady_check(y, ++n, &st);
 		if (n >= STEADY_WINDOW)
 			fprintf(stderr, "review: round %d: %.0f IOPS; last %d: average %.0f, excursion %.1f%%, slope excursion %.1f%% (limits 20%%, 10%%)\n",
@@ -924,6 +1036,9 @@ static json_object *plan_json(const struct review *rv)
 	json_object_object_add(o, "date", json_object_new_string(date));
 	uname(&u);
 	json_object_object_add(o, "kernel", json_object_new_string(u.release));
+	/* whose review: the name a coordinator knows it by (review --merge's) */
+	json_object_object_add(o, "host", json_object_new_string(rv->co.host_name ?
+			       rv->co.host_name : u.nodename));
 	json_object_object_add(d, "path", json_object_new_string(rv->dev));
 	cfs_device_id(rv->dev, "model", buf, sizeof(buf));
 	json_object_object_add(d, "model", json_object_new_string(buf));
@@ -1149,12 +1264,15 @@ int cmd_review(int argc, char **argv)
 		{ "report", no_argument, NULL, 'P' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "coordinator", required_argument, NULL, 'C' },
+		{ "host-name", required_argument, NULL, 'H' },
+		{ "merge", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	struct review rv = { .precondition = "fill", .region = "25%" };
 	bool allow = false, resume = false, secs_given = false, report = false;
-	bool dry_run = false;
+	bool dry_run = false, merge = false;
 	FILE *pf;
 	char plan[4200], suite_copy[4200], err[8192], *end;
 	const char *suite = "full";
@@ -1222,6 +1340,15 @@ int cmd_review(int argc, char **argv)
 		case 'q':
 			rv.quiet = true;
 			break;
+		case 'C':
+			rv.co.coordinator = optarg;
+			break;
+		case 'H':
+			rv.co.host_name = optarg;
+			break;
+		case 'M':
+			merge = true;
+			break;
 		case 'h':
 			printf("usage: %s\n%s", review_usage, review_help);
 			return EXIT_OK;
@@ -1231,6 +1358,13 @@ int cmd_review(int argc, char **argv)
 	}
 	if (report && optind == argc && rv.dir)
 		return review_report(rv.dir, rv.quiet);
+	if (merge) {
+		if (!rv.dir || optind == argc)
+			goto usage;
+		return review_merge(rv.dir, argv + optind, argc - optind, rv.quiet);
+	}
+	if (check_lease_opts(&rv.co))
+		return EXIT_USAGE;
 	if (optind != argc || (!dry_run && (!rv.dev || !rv.dir)))
 		goto usage;
 	if (!dry_run && !allow) {
@@ -1384,7 +1518,7 @@ int cmd_review(int argc, char **argv)
 	if (!resume) {
 		pj = plan_json(&rv);
 		snprintf(suite_copy, sizeof(suite_copy), "%s/suite.suite", rv.dir);
-		ret = copy_file(rv.suite.file, suite_copy) || review_save_json(plan, pj);
+		ret = review_copy_file(rv.suite.file, suite_copy) || review_save_json(plan, pj);
 		json_object_put(pj);
 		if (ret) {
 			fprintf(stderr, "blkgenctl: review: cannot write %s: %s\n", plan, strerror(errno));
@@ -1410,7 +1544,10 @@ int cmd_review(int argc, char **argv)
 	fprintf(stderr, "review: will overwrite all of %s (%s); the points go to %s\n",
 		rv.dev, err, rv.dir);
 
-	ret = precondition(&rv);
+	/* Across hosts: each run as the coordinator says, in step. */
+	ret = run_coord_open(&rv.co, "review", 0);
+	if (!ret)
+		ret = precondition(&rv);
 	for (i = 0; !ret && i < rv.suite.n; i++) {
 		ret = run_entry(&rv, &rv.suite.e[i]);
 		if (!ret || run_interrupted())
@@ -1429,6 +1566,8 @@ int cmd_review(int argc, char **argv)
 		}
 	}
 out:
+	if (rv.co.coord)
+		ret = run_coord_bye(&rv.co, ret);
 	if (lock >= 0)
 		close(lock);
 	suite_free(&rv.suite);

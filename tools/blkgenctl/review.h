@@ -53,7 +53,10 @@ struct steady {
 bool steady_check(const double *y, int n, struct steady *st);
 
 struct json_object;
+struct blkgen_lat_hist;
 int review_save_json(const char *path, struct json_object *o);
+int review_copy_file(const char *from, const char *to);
+struct json_object *review_lat_json(const struct blkgen_lat_hist *h);
 
 /* review-published.c: compare's published:NAME, one review per drive */
 #define PUBLISHED_PREFIX	"published:"
@@ -65,6 +68,8 @@ void published_sources(FILE *md, FILE *html, struct json_object **rv, int n);
 /* review-report.c */
 void html_text(FILE *f, const char *s);
 int review_report(const char *dir, bool quiet);
+/* review-merge.c: one review of many hosts' (their DIRs) in @out */
+int review_merge(const char *out, char **dirs, int n, bool quiet);
 int cmd_compare(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 

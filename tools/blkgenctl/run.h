@@ -34,6 +34,7 @@ struct run_opts {
 	const char *host_name;	/* --host-name, default the host's name */
 	struct coord *coord;	/* connected: every run started by it */
 	int coord_point;	/* the next run's number for it */
+	const char *coord_step;	/* what the next run is, for it (review) */
 };
 
 /* --lease-secs when --lease is given alone */
