@@ -81,7 +81,8 @@ struct review {
 static const char *review_usage =
 	"blkgenctl review --device DEV --allow-write -O DIR [--suite NAME|FILE]\n"
 	"                 [--precondition fill|pts|none] [--region PCT] [--point-secs N]\n"
-	"                 [--quick] [--resume] [-q] [--coordinator HOST:PORT [--host-name NAME]]\n"
+	"                 [--quick] [--resume] [-q]\n"
+	"                 [--coordinator HOST:PORT [--host-name NAME] [--lease-secs N]]\n"
 	"       blkgenctl review --report -O DIR\n"
 	"       blkgenctl review --merge -O OUT DIR...\n"
 	"       blkgenctl review --dry-run [--suite NAME|FILE] [--device DEV] [--quick] ...";
@@ -114,6 +115,8 @@ static const char *review_help =
 	"                          point in step), steady state on their summed\n"
 	"                          IOPS; one host failing stops them all\n"
 	"      --host-name NAME    this host's name for the coordinator\n"
+	"      --lease-secs N      how long to try a coordinator not listening yet,\n"
+	"                          and how long it may be silent (default 10)\n"
 	"      --merge DIR...      one review of the hosts' DIRs (-O OUT): each\n"
 	"                          point's I/O summed, its latencies merged\n"
 	"      --dry-run           print the plan and its duration, run nothing\n"
@@ -1266,6 +1269,7 @@ int cmd_review(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "coordinator", required_argument, NULL, 'C' },
 		{ "host-name", required_argument, NULL, 'H' },
+		{ "lease-secs", required_argument, NULL, 'e' },
 		{ "merge", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -1345,6 +1349,10 @@ int cmd_review(int argc, char **argv)
 			break;
 		case 'H':
 			rv.co.host_name = optarg;
+			break;
+		case 'e':
+			if (parse_lease_opt(c, optarg, &rv.co))
+				return EXIT_USAGE;
 			break;
 		case 'M':
 			merge = true;
