@@ -650,6 +650,40 @@ else
 	fail "a curve on three hosts: exit $rc, $(echo $ats | wc -w) runs in coordinate.log (${out#"$top"/}/ansible-curve.log)"
 fi
 
+# A review on the three (blkgen_command=review: a suite of one workload
+# from the controller, --quick, no preconditioning, 0.5 s points): its
+# maximum and three points, each run started on all three at one instant
+# and named by its step (coordinate.log); each host's review fetched into
+# hosts/HOST/ and merged into review/: a point's IOPS and latency count
+# the hosts' sums, their first I/Os within the witness's bound.
+printf '[suite]\ntitle = One workload\n\n[workload 4k-random-read-4]\ntitle = 4K random read (4)\nprofile = 4k-random-read\nset = depth=4\n' \
+	> "$out/one.suite"
+say "ansible-playbook -i ${out#"$top"/}/lab/inventory.ini blkgen.multihost.run -e blkgen_command=review (log: ${out#"$top"/}/ansible-review.log)"
+play review -e blkgen_command=review -e blkgen_allow_write=true -e blkgen_clock_check=false -e blkgen_cpus= \
+	-e blkgen_lead=0.5 -e "blkgen_profile_src=$out/one.suite" \
+	-e 'blkgen_args="--quick --precondition none --point-secs 0.5"' -e "blkgen_results=$out/review"
+rc=$?
+rdir=$(ls -d "$out"/review/*/ 2> /dev/null | head -n 1)
+rdir=${rdir%/}
+steps=$(sed -n 's/^coordinate: run [0-9]* (\(.*\)) on 3 hosts at .*/\1/p' "$rdir/coordinate.log" 2> /dev/null | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$steps" = "points/4k-random-read-4/max points/4k-random-read-4/10 points/4k-random-read-4/50 points/4k-random-read-4/100 " ] &&
+   [ -s "$rdir/review/summary.md" ] && [ "$(jq -r .device.path "$rdir/review/review.json")" = "3 hosts" ]; then
+	pass "a review by blkgen.multihost.run on three hosts: each run at one instant on all, named (coordinate.log); the hosts' reviews merged into review/"
+	bad=
+	for f in max 10 50 100; do
+		pf=points/4k-random-read-4/$f.json
+		[ "$(jq -s '(.[0].iops + .[1].iops + .[2].iops) - .[3].iops | fabs < 0.01' "$rdir"/hosts/blkgen-{a,b,c}/$pf "$rdir/review/$pf")" = true ] &&
+		[ "$(jq -s '.[0].lat_ns.N + .[1].lat_ns.N + .[2].lat_ns.N == .[3].lat_ns.N' "$rdir"/hosts/blkgen-{a,b,c}/$pf "$rdir/review/$pf")" = true ] &&
+		[ "$(jq .start_spread_ns "$rdir/review/$pf")" -le $((late_us * 1000)) ] || bad="$bad $f;"
+		say "review $f: the hosts' first I/Os $(jq .start_spread_ns "$rdir/review/$pf") ns apart"
+	done
+	[ -z "$bad" ] && pass "the merged review: each point's IOPS and latency count the hosts' sums, their first I/Os within $late_us us" ||
+		fail "the merged review: sums or start spread wrong at$bad"
+else
+	fail "a review on three hosts: exit $rc, runs: ${steps:-none} (${out#"$top"/}/ansible-review.log: $(said "$out/ansible-review.log" 'blkgenctl review|clock'))"
+fi
+nojobs_wait || fail "a job was left on a host after the review"
+
 # longrun NAME: a 60 s run at 2000 IOPS (a guest's one vCPU left to its
 # blkgenctl: unthrottled on null_blk, the worker kept it off the CPU for
 # up to 1.9 s; three guests at 5000 on two host cores fell behind, mean
