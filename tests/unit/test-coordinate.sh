@@ -43,7 +43,7 @@ say() {
 	{ printf '%s\n' "$2" >&"$1"; } 2> /dev/null || true
 }
 
-# hear FD PATTERN: the next line (pings skipped) that matches, within 5 s, into $line.
+# hear FD PATTERN: the next line (pings and the welcome skipped) that matches, within 5 s, into $line.
 hear() {
 	local end=$((SECONDS + 5))
 	line=
@@ -53,6 +53,10 @@ hear() {
 		*'"ping"'*) continue ;;
 		esac
 		grep -q -- "$2" <<< "$line" && return 0
+		# (the answer to the hello, where not asked for)
+		case $line in
+		*'"welcome"'*) continue ;;
+		esac
 		notok "expected $2, heard $line"
 		return 1
 	done
@@ -211,6 +215,9 @@ conn a
 conn b
 say "$a" '{"hello":"a","command":"review","points":0}'
 say "$b" '{"hello":"b","command":"review","points":0}'
+hear "$a" '"welcome":.*"features":\["steps","votes"\]' &&
+	ok "a host's hello answered with what the coordinator takes (steps, votes)"
+hear "$b" '"welcome"'
 say "$a" '{"ready":0,"step":"precondition/round-1"}'
 say "$b" '{"ready":0,"step":"precondition/round-1"}'
 hear "$a" '"start":0'
@@ -221,10 +228,10 @@ grep -q '^coordinate: a connected (review, its runs as it goes)$' "$tmp/log" &&
 	notok "review run 0: $(cat "$tmp/log")"
 say "$a" '{"end":0,"rc":0,"error":""}'
 say "$b" '{"end":0,"rc":0,"error":""}'
-say "$a" '{"vote":0,"value":700}'
+say "$a" '{"vote":0,"value":700,"step":"precondition/round-1"}'
 sleep 0.3
 grep -q 'figures 0' "$tmp/log" && notok "figures agreed with one host's of two"
-say "$b" '{"vote":0,"value":300}'
+say "$b" '{"vote":0,"value":300,"step":"precondition/round-1"}'
 want='"agreed":0,"sum":1000,"min":300,"max":700,"hosts":2'
 hear "$a" "$want" && hear "$b" "$want" &&
 	ok "figures agreed once both gave theirs, to each: $want"
@@ -237,6 +244,39 @@ say "$a" '{"bye":1}'
 say "$b" '{"bye":1}'
 finish 1
 exec {a}>&- {b}>&-
+
+# review_case WHAT A_LINE B_LINE WANT: after run 0, host a says A_LINE
+# and b B_LINE: both stopped with WANT (neither could go on).
+review_case() {
+	start --hosts 2 --lead-ms 200 || return 1
+	conn a
+	conn b
+	say "$a" '{"hello":"a","command":"review","points":0}'
+	say "$b" '{"hello":"b","command":"review","points":0}'
+	say "$a" '{"ready":0,"step":"points/w/max"}'
+	say "$b" '{"ready":0,"step":"points/w/max"}'
+	hear "$a" '"start":0'
+	hear "$b" '"start":0'
+	say "$a" '{"end":0,"rc":0,"error":""}'
+	say "$b" '{"end":0,"rc":0,"error":""}'
+	say "$a" "$2"
+	say "$b" "$3"
+	hear "$a" "$4" && ok "reviews out of step ($1): both stopped, each named"
+	grep -q '^coordinate: \(run 1\|figures 0\)' "$tmp/log" && notok "$1: went on: $(cat "$tmp/log")"
+	say "$a" '{"bye":1}'
+	say "$b" '{"bye":1}'
+	finish 1
+	exec {a}>&- {b}>&-
+}
+review_case "one in a vote, the other ready for a run" \
+	'{"vote":0,"value":5,"step":"points/v/probe-4d"}' '{"ready":1,"step":"points/v/probe-14d"}' \
+	'"stop":"the hosts are out of step at run 1: a figures of points/v/probe-4d; b points/v/probe-14d; they need'
+review_case "votes about different things" \
+	'{"vote":0,"value":5,"step":"precondition/round-6"}' '{"vote":0,"value":5,"step":"points/v/probe-4d"}' \
+	'"stop":"the hosts are out of step at figures 0: a figures of precondition/round-6; b figures of points/v/probe-4d;'
+review_case "one ended, the other in a vote" \
+	'{"vote":0,"value":5,"step":"precondition/round-6"}' '{"bye":0}' \
+	'"stop":"the hosts are out of step at figures 0: a figures of precondition/round-6; b ended;'
 
 # Interrupted: every host told, exit 130.
 start --hosts 1 --lead-ms 200 || exit 1

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * blkgenctl coordinate: the controller's end of many hosts' runs. It
- * waits for each host's blkgenctl (run, curve or replay --coordinator) to
+ * waits for each host's blkgenctl (run, curve, replay or review --coordinator) to
  * connect; starts each run on every host at one instant agreed once all
  * of them have made its job (a curve's points in lockstep); prints the
  * hosts' total of each interval as the intervals finish; and stops every
  * host when one fails or leaves, or when it is itself interrupted. A host
- * whose coordinator goes silent or away stops its own run.
+ * whose coordinator goes silent or away stops its own run. A review's runs
+ * are counted as they go, each named by its step, and its figures (PTS
+ * rounds, VDI traces) are summed across the hosts.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,9 +48,10 @@ struct chost {
 	int ready;		/* the run it made and waits to start, -1 none */
 	int running;		/* the run it was started on, -1 none */
 	int ended;		/* the last run it ended, -1 none */
-	char step[128];		/* what its ready run is (a review's), "" if unnamed */
+	char step[256];		/* what its ready run is (a review's), "" if unnamed */
 	int vote;		/* the last vote it gave, -1 none */
-	int64_t value;		/* ... and its value */
+	int64_t value;		/* ... its value */
+	char about[256];	/* ... and what it is about */
 	char error[256];	/* its failure, "" if none */
 	uint64_t heard_ms;
 	struct civ *iv;		/* @running's intervals */
@@ -215,6 +218,17 @@ static int on_msg(void *arg, struct json_object *m)
 		}
 		h->hello = true;
 		c->hellos++;
+		/* What this coordinator does: a review refuses one without steps and votes. */
+		{
+			struct json_object *w = json_object_new_object();
+			struct json_object *f = json_object_new_array();
+
+			json_object_array_add(f, json_object_new_string("steps"));
+			json_object_array_add(f, json_object_new_string("votes"));
+			json_object_object_add(w, "welcome", json_object_new_string(BLKGENCTL_VERSION));
+			json_object_object_add(w, "features", f);
+			send_to(h, w);
+		}
 		if (points)
 			printf("coordinate: %s connected (%s, %d run%s)\n", h->name, cmd,
 			       points, points == 1 ? "" : "s");
@@ -235,6 +249,7 @@ static int on_msg(void *arg, struct json_object *m)
 	if (v >= 0) {
 		h->vote = v;
 		h->value = coord_int(m, "value", 0);
+		snprintf(h->about, sizeof(h->about), "%s", coord_str(m, "step", ""));
 		return 0;
 	}
 	v = coord_int(m, "iv", -1);
@@ -281,15 +296,84 @@ static int on_msg(void *arg, struct json_object *m)
 }
 
 /*
+ * Stop every host, the hosts named with what each waits for: they are
+ * out of step at @what.
+ */
+static void out_of_step(struct coordinator *c, const char *what)
+{
+	char why[1024], *p = why;
+	int i;
+
+	p += snprintf(why, sizeof(why), "the hosts are out of step at %s:", what);
+	for (i = 0; i < c->nr && p < why + sizeof(why) - 300; i++) {
+		const struct chost *h = &c->h[i];
+
+		if (!h->hello)
+			continue;
+		if (h->bye)
+			snprintf(p, 280, " %s ended;", h->name);
+		else if (h->vote == c->agreed)
+			snprintf(p, 280, " %s figures of %s;", h->name,
+				 h->about[0] ? h->about : "(unnamed)");
+		else if (h->ready == c->point + 1)
+			snprintf(p, 280, " %s %s;", h->name, h->step[0] ? h->step : "(unnamed)");
+		else
+			snprintf(p, 280, " %s busy;", h->name);
+		p += strlen(p);
+	}
+	snprintf(p, why + sizeof(why) - p, " they need the same suite, settings and saved points");
+	stop_all(c, why);
+}
+
+/*
+ * Every host still in waits, some for the next run, others in a vote
+ * (or a review's has ended while others wait): none of them can go on.
+ * Stop them all; true if so.
+ */
+static bool deadlocked(struct coordinator *c)
+{
+	int i, ready = 0, voting = 0, ended = 0;
+	bool named = false;
+	char what[64];
+
+	for (i = 0; i < c->nr; i++) {
+		const struct chost *h = &c->h[i];
+
+		if (!h->hello || h->gone)
+			continue;
+		if (h->bye) {
+			ended++;
+		} else if (h->vote == c->agreed) {
+			voting++;
+		} else if (h->ready == c->point + 1) {
+			ready++;
+			named |= h->step[0] != 0;
+		} else {
+			return false;	/* running, or about to say */
+		}
+	}
+	/*
+	 * A curve's host that ended early is not waited for (its others'
+	 * runs are unnamed); a review's is out of step.
+	 */
+	if ((ready && voting) || (ended && (voting || (ready && named)))) {
+		snprintf(what, sizeof(what), "run %d", c->point + 1);
+		out_of_step(c, what);
+		return true;
+	}
+	return false;
+}
+
+/*
  * Every host ready for run @next: do they all mean the same run (a
  * review's step)? A review's host that ended while others go on is out of
  * step too. Not: every host stopped, and false.
  */
 static bool steps_agree(struct coordinator *c, int next)
 {
-	char why[512], *p = why;
 	const struct chost *first = NULL;
 	bool same = true, ended = false;
+	char what[64];
 	int i;
 
 	for (i = 0; i < c->nr; i++) {
@@ -308,39 +392,45 @@ static bool steps_agree(struct coordinator *c, int next)
 	}
 	if (same && !(ended && first && first->step[0]))
 		return true;
-	p += snprintf(why, sizeof(why), "the hosts are out of step at run %d:", next);
-	for (i = 0; i < c->nr && p < why + sizeof(why) - 160; i++) {
-		const struct chost *h = &c->h[i];
-
-		if (h->hello) {
-			snprintf(p, 140, " %s %s;", h->name,
-				 h->bye ? "ended" : h->step[0] ? h->step : "(unnamed)");
-			p += strlen(p);
-		}
-	}
-	snprintf(p, why + sizeof(why) - p, " they need the same suite, settings and saved points");
-	stop_all(c, why);
+	snprintf(what, sizeof(what), "run %d", next);
+	out_of_step(c, what);
 	return false;
 }
 
 /*
- * Every host still in has given vote @c->agreed: tell each of them the
- * values' sum, least and most.
+ * Every host still in has given vote @c->agreed, about the same thing:
+ * tell each of them the values' sum, least and most. A host ended (a
+ * review's, while the others vote) or a vote about another thing stops
+ * every host: they are out of step.
  */
 static void maybe_agree(struct coordinator *c)
 {
 	int64_t sum = 0, min = INT64_MAX, max = INT64_MIN;
+	const struct chost *first = NULL;
 	int i, n = 0;
+	bool ended = false;
+	char what[300];
 
 	if (c->stop_sent || c->hellos < c->want)
 		return;
 	for (i = 0; i < c->nr; i++) {
 		const struct chost *h = &c->h[i];
 
-		if (!h->hello || h->bye || h->gone)
+		if (!h->hello || h->gone)
 			continue;
+		if (h->bye) {
+			ended = true;
+			continue;
+		}
 		if (h->vote != c->agreed)
 			return;
+		if (!first)
+			first = h;
+		if (strcmp(first->about, h->about)) {
+			snprintf(what, sizeof(what), "figures %d", c->agreed);
+			out_of_step(c, what);
+			return;
+		}
 		sum += h->value;
 		min = h->value < min ? h->value : min;
 		max = h->value > max ? h->value : max;
@@ -348,9 +438,15 @@ static void maybe_agree(struct coordinator *c)
 	}
 	if (!n)
 		return;
-	printf("coordinate: figures %d from %d host%s: sum %lld, least %lld, most %lld\n",
-	       c->agreed, n, n == 1 ? "" : "s", (long long)sum, (long long)min,
-	       (long long)max);
+	if (ended) {
+		snprintf(what, sizeof(what), "figures %d", c->agreed);
+		out_of_step(c, what);
+		return;
+	}
+	printf("coordinate: figures %d%s%s%s from %d host%s: sum %lld, least %lld, most %lld\n",
+	       c->agreed, first->about[0] ? " (" : "", first->about,
+	       first->about[0] ? ")" : "", n, n == 1 ? "" : "s", (long long)sum,
+	       (long long)min, (long long)max);
 	for (i = 0; i < c->nr; i++) {
 		struct json_object *m;
 
@@ -614,7 +710,7 @@ static void coord_help(void)
 {
 	printf("%s\n\n"
 	       "The controller's end of many hosts' runs: each host runs\n"
-	       "  blkgenctl run|curve|replay ... --coordinator THIS:PORT\n"
+	       "  blkgenctl run|curve|replay|review ... --coordinator THIS:PORT\n"
 	       "and every run starts on all of them at one instant, each interval's\n"
 	       "total across the hosts is printed as it finishes, and one host's\n"
 	       "failure stops the others.\n\n"
@@ -857,6 +953,8 @@ int cmd_coordinate(int argc, char **argv)
 		print_live(c);
 		maybe_agree(c);
 		maybe_start(c);
+		if (!c->stop_sent && c->hellos == c->want)
+			deadlocked(c);
 		print_live(c);
 		if (now - last_ping >= COORD_PING_MS) {
 			last_ping = now;

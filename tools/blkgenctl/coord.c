@@ -196,7 +196,9 @@ struct coord {
 	uint64_t said_ms;	/* when we last said anything */
 	int point;		/* the run we wait for or run */
 	uint64_t start_at;	/* its instant, once given */
-	char stop[256];		/* told to stop: why */
+	char stop[1100];	/* told to stop: why */
+	bool welcomed;		/* the coordinator answered the hello */
+	bool reviews;		/* ... and takes a review's steps and votes */
 	size_t sent_iv;		/* intervals of @point sent */
 	int vote;		/* coord_agree()'s calls made */
 	bool agreed;		/* ... the last one's answer came */
@@ -272,6 +274,22 @@ static int host_msg(void *arg, struct json_object *msg)
 
 	if (stop) {
 		snprintf(c->stop, sizeof(c->stop), "the coordinator said stop: %s", stop);
+		return 0;
+	}
+	if (coord_str(msg, "welcome", NULL)) {
+		struct json_object *f = NULL;
+		size_t i, n = 0, have = 0;
+
+		if (json_object_object_get_ex(msg, "features", &f) &&
+		    json_object_is_type(f, json_type_array))
+			n = json_object_array_length(f);
+		for (i = 0; i < n; i++) {
+			const char *x = json_object_get_string(json_object_array_get_idx(f, i));
+
+			have += x && (!strcmp(x, "steps") || !strcmp(x, "votes"));
+		}
+		c->reviews = have == 2;
+		c->welcomed = true;
 		return 0;
 	}
 	if (coord_int(msg, "start", -1) == c->point)
@@ -479,14 +497,35 @@ int coord_wait_start(struct coord *c, int point, const char *step,
 	return 0;
 }
 
-int coord_agree(struct coord *c, int64_t value, struct coord_agreed *a,
-		char *why, size_t len)
+int coord_require_reviews(struct coord *c, char *why, size_t len)
+{
+	uint64_t until = mono_ms() + c->silent_secs * 1000ULL;
+
+	while (!c->welcomed && mono_ms() < until) {
+		if (run_interrupted()) {
+			snprintf(why, len, "interrupted while waiting for the coordinator's answer");
+			return -1;
+		}
+		if (listen_once(c, 100, why, len))
+			return -1;
+	}
+	if (c->welcomed && c->reviews)
+		return 0;
+	snprintf(why, len, "the coordinator at %s %s: a blkgenctl coordinate older than review --coordinator, update it",
+		 c->addr, c->welcomed ? "takes no review's steps and figures" :
+		 "did not answer this host's hello");
+	return -1;
+}
+
+int coord_agree(struct coord *c, const char *about, int64_t value,
+		struct coord_agreed *a, char *why, size_t len)
 {
 	struct json_object *m = json_object_new_object();
 
 	c->agreed = false;
 	json_object_object_add(m, "vote", json_object_new_int(c->vote++));
 	json_object_object_add(m, "value", json_object_new_int64(value));
+	json_object_object_add(m, "step", json_object_new_string(about));
 	if (say(c, m)) {
 		snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
 		return -1;

@@ -81,14 +81,21 @@ struct coord_agreed {
 };
 
 /*
- * Say @value and wait until every host has said its own (each host's
- * Nth call is one vote): what they said into @a. A review's decisions
+ * Say @value about @about (what every host's Nth call must be about, or
+ * the coordinator stops them all) and wait until every host has said its
+ * own: what they said into @a. A review's decisions
  * that rest on measurements (steady state on the hosts' summed IOPS, a
  * VDI trace's size) come out the same on every host, and their runs stay
  * in step. 0, or -1 with the reason in @why.
  */
-int coord_agree(struct coord *c, int64_t value, struct coord_agreed *a,
-		char *why, size_t len);
+int coord_agree(struct coord *c, const char *about, int64_t value,
+		struct coord_agreed *a, char *why, size_t len);
+/*
+ * Wait for the coordinator's answer to the hello (at most the silent
+ * time): 0 if it takes a review's steps and votes, else -1 with why (an
+ * older blkgenctl coordinate would leave a vote unanswered for ever).
+ */
+int coord_require_reviews(struct coord *c, char *why, size_t len);
 /* Sleep @ms, or less when the coordinator says something. */
 void coord_wait(struct coord *c, int ms);
 /*

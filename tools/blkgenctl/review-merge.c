@@ -72,6 +72,7 @@ static json_object *merged_plan(json_object **plan, char **dirs, int n)
 	int i;
 
 	json_object_deep_copy(plan[0], &o, NULL);
+	json_object_object_del(o, "host");	/* every host's in "hosts" */
 	for (i = 0; i < n; i++) {
 		json_object *dev = get(plan[i], "device"), *h = json_object_new_object();
 
@@ -279,6 +280,28 @@ static json_object *merge_point(json_object **pt, json_object **plan,
 	return o;
 }
 
+/* A merge made again: OUT's points of @wl from before, gone. */
+static void clear_points(const char *out, const char *wl)
+{
+	char file[4400];
+	struct dirent *e;
+	DIR *dp;
+
+	snprintf(file, sizeof(file), "%s/points/%s", out, wl);
+	dp = opendir(file);
+	if (!dp)
+		return;
+	while ((e = readdir(dp))) {
+		size_t l = strlen(e->d_name);
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".json"))
+			continue;
+		snprintf(file, sizeof(file), "%s/points/%s/%s", out, wl, e->d_name);
+		unlink(file);
+	}
+	closedir(dp);
+}
+
 /* DIR's points of workload @wl merged into OUT's; 0, or EXIT_FAIL said. */
 static int merge_workload(const char *out, const char *wl, json_object **plan,
 			  char **dirs, int n)
@@ -289,6 +312,7 @@ static int merge_workload(const char *out, const char *wl, json_object **plan,
 	int i, ret = EXIT_OK;
 	DIR *dp;
 
+	clear_points(out, wl);
 	snprintf(file, sizeof(file), "%s/points/%s", dirs[0], wl);
 	dp = opendir(file);
 	if (!dp)
@@ -314,8 +338,12 @@ static int merge_workload(const char *out, const char *wl, json_object **plan,
 		}
 		if (got < n) {
 			/* one host has not got it: the merged review has not either */
-			fprintf(stderr, "review --merge: %s has no %s/%s: left out\n",
-				dirs[i], wl, e->d_name);
+			if (access(file, F_OK))
+				fprintf(stderr, "review --merge: %s has no %s/%s: left out\n",
+					dirs[i], wl, e->d_name);
+			else
+				fprintf(stderr, "review --merge: %s: cannot read it (%s): left out\n",
+					file, json_util_get_last_err());
 		} else {
 			m = merge_point(pt, plan, dirs, n, why, sizeof(why));
 			snprintf(file, sizeof(file), "%s/points/%s/%s", out, wl, e->d_name);
@@ -418,6 +446,7 @@ int review_merge(const char *out, char **dirs, int n, bool quiet)
 	}
 	o = merged_precondition(plan, dirs, n);
 	snprintf(file, sizeof(file), "%s/precondition.json", out);
+	unlink(file);	/* a merge's of before */
 	if (o && review_save_json(file, o)) {
 		fprintf(stderr, "blkgenctl: review --merge: cannot write %s: %s\n", file, strerror(errno));
 		json_object_put(o);

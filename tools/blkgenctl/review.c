@@ -421,7 +421,7 @@ static int review_job(struct review *rv, struct profile *p,
  * With a coordinator, tell it @value and take what every host said
  * (@a); alone, @a is this host's. 0, or EXIT_FAIL said.
  */
-static int review_agree(struct review *rv, int64_t value,
+static int review_agree(struct review *rv, const char *about, int64_t value,
 			struct coord_agreed *a)
 {
 	char why[512];
@@ -430,7 +430,7 @@ static int review_agree(struct review *rv, int64_t value,
 		*a = (struct coord_agreed){ value, value, value, 1 };
 		return EXIT_OK;
 	}
-	if (!coord_agree(rv->co.coord, value, a, why, sizeof(why)))
+	if (!coord_agree(rv->co.coord, about, value, a, why, sizeof(why)))
 		return EXIT_OK;
 	fprintf(stderr, "blkgenctl: review: %s\n", why);
 	return run_interrupted() ? 128 + run_interrupted() : EXIT_FAIL;
@@ -494,7 +494,8 @@ static int run_point(struct review *rv, struct profile *p,
 	}
 	json_object_put(pt);
 	rv->ran++;
-	return EXIT_OK;
+	/* Stopped by the coordinator (or its absence): every host's review ends. */
+	return o->lease_out ? EXIT_FAIL : EXIT_OK;
 }
 
 /*
@@ -682,7 +683,7 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 {
 	unsigned int n = rv->suite.desktops, most = vdi_most(rv), next;
 	struct coord_agreed all;
-	char file[4200], name[32];
+	char file[4200], name[32], about[128];
 	double iops, k = 0;
 	int ret, f0, round;
 
@@ -718,7 +719,8 @@ static int vdi_load(struct review *rv, const struct suite_entry *e,
 		 * Across hosts, the fewest desktops any of them would take
 		 * next (none: every host stops here): their traces stay alike.
 		 */
-		ret = review_agree(rv, next, &all);
+		snprintf(about, sizeof(about), "points/%s/%s", e->name, name);
+		ret = review_agree(rv, about, next, &all);
 		if (ret)
 			return ret;
 		if (!all.min)
@@ -983,7 +985,7 @@ static int precondition(struct review *rv)
 		}
 		iops = json_object_get_double(json_object_object_get(pt, "iops"));
 		json_object_put(pt);
-		ret = review_agree(rv, llround(iops), &all);
+		ret = review_agree(rv, step, llround(iops), &all);
 		if (ret) {
 			json_object_put(pc);
 			return ret;
@@ -1554,6 +1556,10 @@ int cmd_review(int argc, char **argv)
 
 	/* Across hosts: each run as the coordinator says, in step. */
 	ret = run_coord_open(&rv.co, "review", 0);
+	if (!ret && rv.co.coord && coord_require_reviews(rv.co.coord, err, sizeof(err))) {
+		fprintf(stderr, "blkgenctl: review: %s\n", err);
+		ret = EXIT_FAIL;
+	}
 	if (!ret)
 		ret = precondition(&rv);
 	for (i = 0; !ret && i < rv.suite.n; i++) {
