@@ -168,6 +168,7 @@ extern const struct print_ops print_fio_ops;
 const struct print_ops *print_ops_for(const char *fmt);
 const struct print_ops *print_ops_arg(const char *fmt);
 struct json_object *print_json_lat(const struct blkgen_lat_hist *h);
+struct json_object *print_json_bins(const struct blkgen_lat_hist *h);
 struct json_object *print_json_verify(const struct wl_result *w);
 void print_json_doc(struct json_object *root);
 void json_identity(struct json_object *root);

@@ -174,6 +174,19 @@ static int grow_iv(struct chost *h, size_t i)
 	return 0;
 }
 
+/* The answer to a hello: what this coordinator does (a review refuses one without steps and votes). */
+static void welcome(struct chost *h)
+{
+	struct json_object *w = json_object_new_object();
+	struct json_object *f = json_object_new_array();
+
+	json_object_array_add(f, json_object_new_string("steps"));
+	json_object_array_add(f, json_object_new_string("votes"));
+	json_object_object_add(w, "welcome", json_object_new_string(BLKGENCTL_VERSION));
+	json_object_object_add(w, "features", f);
+	send_to(h, w);
+}
+
 struct msg_ctx {
 	struct coordinator *c;
 	struct chost *h;
@@ -218,17 +231,7 @@ static int on_msg(void *arg, struct json_object *m)
 		}
 		h->hello = true;
 		c->hellos++;
-		/* What this coordinator does: a review refuses one without steps and votes. */
-		{
-			struct json_object *w = json_object_new_object();
-			struct json_object *f = json_object_new_array();
-
-			json_object_array_add(f, json_object_new_string("steps"));
-			json_object_array_add(f, json_object_new_string("votes"));
-			json_object_object_add(w, "welcome", json_object_new_string(BLKGENCTL_VERSION));
-			json_object_object_add(w, "features", f);
-			send_to(h, w);
-		}
+		welcome(h);
 		if (points)
 			printf("coordinate: %s connected (%s, %d run%s)\n", h->name, cmd,
 			       points, points == 1 ? "" : "s");

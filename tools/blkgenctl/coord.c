@@ -470,6 +470,52 @@ fail:
 	return NULL;
 }
 
+/* Say @m; 0, or -1 with why: the coordinator gone. */
+static int say_or_gone(struct coord *c, struct json_object *m, char *why,
+		       size_t len)
+{
+	if (!say(c, m))
+		return 0;
+	snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
+	return -1;
+}
+
+/*
+ * Listen until @done says what was waited for (@what) came, or @ms have
+ * passed (0: no limit; then 0 too, @done false). 0, or -1 with why: told
+ * to stop, the coordinator gone, a signal.
+ */
+static int await(struct coord *c, bool (*done)(const struct coord *c),
+		 uint64_t ms, const char *what, char *why, size_t len)
+{
+	uint64_t until = mono_ms() + ms;
+
+	while (!done(c) && (!ms || mono_ms() < until)) {
+		if (run_interrupted()) {
+			snprintf(why, len, "interrupted while waiting for %s", what);
+			return -1;
+		}
+		if (listen_once(c, 100, why, len))
+			return -1;
+	}
+	return 0;
+}
+
+static bool started(const struct coord *c)
+{
+	return c->start_at;
+}
+
+static bool welcomed(const struct coord *c)
+{
+	return c->welcomed;
+}
+
+static bool agreed(const struct coord *c)
+{
+	return c->agreed;
+}
+
 int coord_wait_start(struct coord *c, int point, const char *step,
 		     uint64_t *at, char *why, size_t len)
 {
@@ -481,34 +527,18 @@ int coord_wait_start(struct coord *c, int point, const char *step,
 	json_object_object_add(m, "ready", json_object_new_int(point));
 	if (step)
 		json_object_object_add(m, "step", json_object_new_string(step));
-	if (say(c, m)) {
-		snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
+	if (say_or_gone(c, m, why, len) ||
+	    await(c, started, 0, "the coordinator's start", why, len))
 		return -1;
-	}
-	while (!c->start_at) {
-		if (run_interrupted()) {
-			snprintf(why, len, "interrupted while waiting for the coordinator's start");
-			return -1;
-		}
-		if (listen_once(c, 100, why, len))
-			return -1;
-	}
 	*at = c->start_at;
 	return 0;
 }
 
 int coord_require_reviews(struct coord *c, char *why, size_t len)
 {
-	uint64_t until = mono_ms() + c->silent_secs * 1000ULL;
-
-	while (!c->welcomed && mono_ms() < until) {
-		if (run_interrupted()) {
-			snprintf(why, len, "interrupted while waiting for the coordinator's answer");
-			return -1;
-		}
-		if (listen_once(c, 100, why, len))
-			return -1;
-	}
+	if (await(c, welcomed, c->silent_secs * 1000ULL, "the coordinator's answer",
+		  why, len))
+		return -1;
 	if (c->welcomed && c->reviews)
 		return 0;
 	snprintf(why, len, "the coordinator at %s %s: a blkgenctl coordinate older than review --coordinator, update it",
@@ -526,18 +556,9 @@ int coord_agree(struct coord *c, const char *about, int64_t value,
 	json_object_object_add(m, "vote", json_object_new_int(c->vote++));
 	json_object_object_add(m, "value", json_object_new_int64(value));
 	json_object_object_add(m, "step", json_object_new_string(about));
-	if (say(c, m)) {
-		snprintf(why, len, "the coordinator at %s: cannot send to it: it is gone", c->addr);
+	if (say_or_gone(c, m, why, len) ||
+	    await(c, agreed, 0, "the other hosts' figures", why, len))
 		return -1;
-	}
-	while (!c->agreed) {
-		if (run_interrupted()) {
-			snprintf(why, len, "interrupted while waiting for the other hosts' figures");
-			return -1;
-		}
-		if (listen_once(c, 100, why, len))
-			return -1;
-	}
 	*a = c->got;
 	return 0;
 }

@@ -17,14 +17,30 @@ static double per_sec(uint64_t v, uint64_t ms)
 	return ms ? (double)v * 1000.0 / (double)ms : 0;
 }
 
+/* A histogram's bins, each one's middle in ns: count (json_lat_add() reads them). */
+json_object *print_json_bins(const struct blkgen_lat_hist *h)
+{
+	json_object *bins = json_object_new_object();
+	char key[32];
+	unsigned int i;
+
+	for (i = 0; i < BLKGEN_HIST_BINS; i++) {
+		if (!h->bins[i])
+			continue;
+		snprintf(key, sizeof(key), "%llu",
+			 (unsigned long long)blkgen_hist_bin_mid(i));
+		json_object_object_add(bins, key,
+				       json_object_new_uint64(h->bins[i]));
+	}
+	return bins;
+}
+
 /* lat_ns: statistics, percentiles and bins (also print-fio.c's). */
 json_object *print_json_lat(const struct blkgen_lat_hist *h)
 {
 	json_object *lat = json_object_new_object();
 	json_object *pct = json_object_new_object();
-	json_object *bins = json_object_new_object();
 	char key[32];
-	unsigned int i;
 	int p;
 
 	json_object_object_add(lat, "min",
@@ -42,15 +58,7 @@ json_object *print_json_lat(const struct blkgen_lat_hist *h)
 							report_percentiles[p])));
 	}
 	json_object_object_add(lat, "percentile", pct);
-	for (i = 0; i < BLKGEN_HIST_BINS; i++) {
-		if (!h->bins[i])
-			continue;
-		snprintf(key, sizeof(key), "%llu",
-			 (unsigned long long)blkgen_hist_bin_mid(i));
-		json_object_object_add(bins, key,
-				       json_object_new_uint64(h->bins[i]));
-	}
-	json_object_object_add(lat, "bins", bins);
+	json_object_object_add(lat, "bins", print_json_bins(h));
 	return lat;
 }
 

@@ -20,16 +20,9 @@
 #include "blkgenctl.h"
 #include "review.h"
 
-static json_object *get(json_object *o, const char *k)
-{
-	json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 static const char *sget(json_object *o, const char *k)
 {
-	const char *s = json_object_get_string(get(o, k));
+	const char *s = json_object_get_string(json_member(o, k));
 
 	return s ? s : "";
 }
@@ -45,8 +38,8 @@ static int plans_agree(json_object **plan, char **dirs, int n, char *why,
 
 	for (i = 1; i < n; i++)
 		for (k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
-			const char *a = json_object_to_json_string(get(plan[0], same[k]));
-			const char *b = json_object_to_json_string(get(plan[i], same[k]));
+			const char *a = json_object_to_json_string(json_member(plan[0], same[k]));
+			const char *b = json_object_to_json_string(json_member(plan[i], same[k]));
 
 			if (strcmp(a, b)) {
 				snprintf(why, len, "%s and %s are not one review: %s %s, %s",
@@ -74,14 +67,14 @@ static json_object *merged_plan(json_object **plan, char **dirs, int n)
 	json_object_deep_copy(plan[0], &o, NULL);
 	json_object_object_del(o, "host");	/* every host's in "hosts" */
 	for (i = 0; i < n; i++) {
-		json_object *dev = get(plan[i], "device"), *h = json_object_new_object();
+		json_object *dev = json_member(plan[i], "device"), *h = json_object_new_object();
 
 		json_object_object_add(h, "host", json_object_new_string(host_of(plan[i], dirs[i])));
 		json_object_object_add(h, "dir", json_object_new_string(dirs[i]));
 		json_object_object_add(h, "device", json_object_get(dev));
 		json_object_object_add(h, "kernel", json_object_new_string(sget(plan[i], "kernel")));
 		json_object_array_add(hosts, h);
-		bytes += json_object_get_uint64(get(dev, "capacity_bytes"));
+		bytes += json_object_get_uint64(json_member(dev, "capacity_bytes"));
 		if (p < model + sizeof(model) - 1) {
 			snprintf(p, model + sizeof(model) - p, "%s%s: %s", i ? "; " : "",
 				 host_of(plan[i], dirs[i]),
@@ -102,12 +95,12 @@ static json_object *merged_plan(json_object **plan, char **dirs, int n)
 
 static uint64_t uget(json_object *o, const char *k)
 {
-	return json_object_get_uint64(get(o, k));
+	return json_object_get_uint64(json_member(o, k));
 }
 
 static double dbl(json_object *o, const char *k)
 {
-	return json_object_get_double(get(o, k));
+	return json_object_get_double(json_member(o, k));
 }
 
 /*
@@ -127,7 +120,7 @@ static json_object *merge_lat(json_object **pt, int n, const char *dir,
 		return NULL;
 	blkgen_hist_reset(h);
 	for (i = 0; i < n; i++) {
-		json_object *lat = get(*dir ? get(pt[i], dir) : pt[i], k);
+		json_object *lat = json_member(*dir ? json_member(pt[i], dir) : pt[i], k);
 
 		if (!lat) {
 			free(h);
@@ -151,7 +144,7 @@ static void add_rates(json_object *dst, json_object **pt, int n, const char *dir
 	int i;
 
 	for (i = 0; i < n; i++) {
-		json_object *o = *dir ? get(pt[i], dir) : pt[i];
+		json_object *o = *dir ? json_member(pt[i], dir) : pt[i];
 
 		ios += uget(o, "ios");
 		iops += dbl(o, "iops");
@@ -178,7 +171,7 @@ static json_object *merge_point(json_object **pt, json_object **plan,
 	int i, d, bad = 0;
 
 	for (i = 0; i < n; i++) {
-		json_object *hv = get(pt[i], "lat_halves_ns"), *h = json_object_new_object();
+		json_object *hv = json_member(pt[i], "lat_halves_ns"), *h = json_object_new_object();
 		uint64_t ios = uget(pt[i], "ios");
 
 		target += uget(pt[i], "target_iops");
@@ -213,7 +206,7 @@ static json_object *merge_point(json_object **pt, json_object **plan,
 		json_object_object_add(h, "host", json_object_new_string(host_of(plan[i], dirs[i])));
 		json_object_object_add(h, "iops", json_object_new_double(dbl(pt[i], "iops")));
 		json_object_object_add(h, "lat_mean_ns",
-				       json_object_new_double(dbl(get(pt[i], "lat_ns"), "mean")));
+				       json_object_new_double(dbl(json_member(pt[i], "lat_ns"), "mean")));
 		json_object_object_add(h, "state", json_object_new_string(sget(pt[i], "state")));
 		if (uget(pt[i], "started_at_ns"))
 			json_object_object_add(h, "started_at_ns",
@@ -260,9 +253,9 @@ static json_object *merge_point(json_object **pt, json_object **plan,
 		json_object_object_add(o, "depth", json_object_new_uint64(depth));
 	if (desktops)
 		json_object_object_add(o, "desktops", json_object_new_uint64(desktops));
-	if (get(pt[0], "replay_speed_pct"))
+	if (json_member(pt[0], "replay_speed_pct"))
 		json_object_object_add(o, "replay_speed_pct",
-				       json_object_get(get(pt[0], "replay_speed_pct")));
+				       json_object_get(json_member(pt[0], "replay_speed_pct")));
 	json_object_object_add(o, "elapsed_ms", json_object_new_uint64(ms));
 	/*
 	 * One instant for every host (a coordinator's), and how far apart
@@ -380,7 +373,7 @@ static json_object *merged_precondition(json_object **plan, char **dirs, int n)
 		json_object_object_add(h, "precondition", json_object_from_file(file));
 		json_object_array_add(hosts, h);
 	}
-	first = get(json_object_array_get_idx(hosts, 0), "precondition");
+	first = json_member(json_object_array_get_idx(hosts, 0), "precondition");
 	if (!first) {
 		json_object_put(hosts);
 		return NULL;
@@ -422,7 +415,7 @@ int review_merge(const char *out, char **dirs, int n, bool quiet)
 	/* OUT: new, or a merge made before (made again) */
 	snprintf(file, sizeof(file), "%s/plan.json", out);
 	o = access(file, F_OK) ? NULL : json_object_from_file(file);
-	if (!access(file, F_OK) && !get(o, "hosts")) {
+	if (!access(file, F_OK) && !json_member(o, "hosts")) {
 		fprintf(stderr, "blkgenctl: review --merge: %s holds a review that is not a merge: give another -O\n",
 			out);
 		json_object_put(o);

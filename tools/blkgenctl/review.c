@@ -203,9 +203,7 @@ static void point_path(char *buf, size_t len, const struct review *rv,
  */
 json_object *review_lat_json(const struct blkgen_lat_hist *h)
 {
-	json_object *l = json_object_new_object(), *bins = json_object_new_object();
-	char key[32];
-	unsigned int i;
+	json_object *l = json_object_new_object();
 
 	json_object_object_add(l, "mean", json_object_new_double(report_mean(h)));
 	json_object_object_add(l, "p50", json_object_new_uint64(report_percentile(h, 50)));
@@ -214,14 +212,7 @@ json_object *review_lat_json(const struct blkgen_lat_hist *h)
 	json_object_object_add(l, "max", json_object_new_uint64(h->count ? h->max_ns : 0));
 	json_object_object_add(l, "min", json_object_new_uint64(h->count ? h->min_ns : 0));
 	json_object_object_add(l, "N", json_object_new_uint64(h->count));
-	for (i = 0; i < BLKGEN_HIST_BINS; i++) {
-		if (!h->bins[i])
-			continue;
-		snprintf(key, sizeof(key), "%llu",
-			 (unsigned long long)blkgen_hist_bin_mid(i));
-		json_object_object_add(bins, key, json_object_new_uint64(h->bins[i]));
-	}
-	json_object_object_add(l, "bins", bins);
+	json_object_object_add(l, "bins", print_json_bins(h));
 	return l;
 }
 
